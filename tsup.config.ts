@@ -28,4 +28,14 @@ export default defineConfig([
     noExternal: ["ky"],
     external: ["msw", "msw/node"],
   },
+  {
+    // The mock service's CLI (merchant-payments-mock): ESM only, run by Node directly.
+    entry: { "testing/cli": "src/testing/cli.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    outDir: "dist",
+    banner: { js: "#!/usr/bin/env node" },
+    external: ["msw", "msw/node"],
+  },
 ]);

@@ -1,0 +1,73 @@
+// Checks the built package the way a user gets it: publint and arethetypeswrong on the package, then the packed
+// tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const consumer = join(root, ".tmp", "consumer");
+const run = (command, args, cwd = root) =>
+  execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+const step = (title) => console.log(`== ${title}`);
+
+step("publint");
+run("npx", ["--no-install", "publint", "--strict"]);
+
+step("arethetypeswrong");
+// The CLI's bin is ESM-only by design (it is not meant to be required), so only the library entries are judged.
+run("npx", [
+  "--no-install",
+  "attw",
+  "--pack",
+  ".",
+  "--ignore-rules",
+  "cjs-resolves-to-esm",
+  "--format",
+  "table-flipped",
+]);
+
+step("npm pack into a clean consumer");
+const tarball = join(
+  root,
+  run("npm", ["pack", "--silent", "--pack-destination", ".tmp"]).trim().split("\n").pop(),
+);
+rmSync(consumer, { recursive: true, force: true });
+mkdirSync(consumer, { recursive: true });
+writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));
+const msw = JSON.parse(readFileSync(join(root, "node_modules/msw/package.json"), "utf8")).version;
+run(
+  "npm",
+  ["install", "--no-audit", "--no-fund", "--prefer-offline", "--silent", tarball, `msw@${msw}`],
+  consumer,
+);
+
+// Both consumers: build a client (no network), read its mode, and check that a thrown error is an instance of the
+// classes the same entry exports (a dual-package hazard would break this), and that the testing entry loads.
+const probe = (load) => `
+${load}
+const client = new MerchantPaymentsClient({ apiKey: "mock_test_abc", baseUrl: "http://127.0.0.1:1" });
+if (client.mode !== "test") throw new Error("mode should be test");
+let caught;
+try { new MerchantPaymentsClient({ apiKey: "mock_test_abc", baseUrl: "http://example.com" }); } catch (e) { caught = e; }
+if (!(caught instanceof ConfigurationError) || !(caught instanceof MerchantPaymentsError)) throw new Error("instanceof failed");
+if (typeof testing.createMockService !== "function") throw new Error("testing entry is missing createMockService");
+console.log("ok");
+`;
+writeFileSync(
+  join(consumer, "esm.mjs"),
+  probe(`import { MerchantPaymentsClient, ConfigurationError, MerchantPaymentsError } from "merchant-payments";
+import * as testing from "merchant-payments/testing";`),
+);
+writeFileSync(
+  join(consumer, "cjs.cjs"),
+  probe(`const { MerchantPaymentsClient, ConfigurationError, MerchantPaymentsError } = require("merchant-payments");
+const testing = require("merchant-payments/testing");`),
+);
+for (const file of ["esm.mjs", "cjs.cjs"]) {
+  step(`import from ${file}`);
+  const out = run(process.execPath, [file], consumer).trim();
+  if (out !== "ok") throw new Error(`${file} printed ${out}`);
+  console.log(out);
+}
+rmSync(tarball, { force: true });
+console.log("package check passed");

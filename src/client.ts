@@ -1,0 +1,48 @@
+import { type ClientOptions, type Mode, resolveConfig } from "./core/config.js";
+import { Transport } from "./core/transport.js";
+import { Merchants } from "./resources/merchants.js";
+import { Settlements } from "./resources/settlements.js";
+
+/**
+ * The client of the Merchant Payments Service. Create one per process and share it: it is stateless between
+ * calls and safe to use concurrently.
+ *
+ * @example
+ * ```ts
+ * const client = new MerchantPaymentsClient({ apiKey: process.env.MP_KEY, baseUrl: "https://…" });
+ * const status = await client.payments.status("pay_123", { merchantId: "mrch_456" });
+ * ```
+ */
+export class MerchantPaymentsClient {
+  /** `"test"` for a `<prefix>_test_…` key (payments are simulated), `"live"` for a live key, `"unknown"` for App-Id auth. */
+  readonly mode: Mode;
+  /** The service address requests go to. */
+  readonly baseUrl: string;
+  /** The default `Merchant-Id` of payment operations, if one was configured. */
+  readonly merchantId: string | undefined;
+  /** Merchants of the account: list, create, retrieve. */
+  readonly merchants: Merchants;
+  /** Settlement destinations of a merchant: list, register and update crypto settlements. */
+  readonly settlements: Settlements;
+
+  /** @throws {ConfigurationError} when an option is missing or malformed; nothing has been sent then. */
+  constructor(options: ClientOptions = {}) {
+    const config = resolveConfig(options);
+    this.mode = config.mode;
+    this.baseUrl = config.baseUrl;
+    this.merchantId = config.merchantId;
+    const transport = new Transport(config);
+    this.merchants = new Merchants(transport);
+    this.settlements = new Settlements(transport);
+  }
+
+  /** What `JSON.stringify(client)` shows: the configuration a log may hold, never a credential. */
+  toJSON(): { mode: Mode; baseUrl: string; merchantId: string | undefined } {
+    return { mode: this.mode, baseUrl: this.baseUrl, merchantId: this.merchantId };
+  }
+
+  /** What `util.inspect(client)` and `console.log(client)` show: the same safe summary. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return `MerchantPaymentsClient ${JSON.stringify(this.toJSON())}`;
+  }
+}

@@ -1,0 +1,353 @@
+import ky, { type KyInstance } from "ky";
+import { v4 as uuidv4 } from "uuid";
+import type { z } from "zod/mini";
+import {
+  type APIError,
+  ConnectionError,
+  InputValidationError,
+  MerchantPaymentsError,
+  type RequestContext,
+  ResponseValidationError,
+  TimeoutError,
+} from "../errors.js";
+import { parseResponse } from "../schemas/parse.js";
+import { SDK_VERSION } from "../version.js";
+import { apiErrorFrom, requestIdOf } from "./api-error.js";
+import {
+  apiVersionProblem,
+  countProblem,
+  durationProblem,
+  headerValueProblem,
+  type RequestEvent,
+  type ResolvedConfig,
+} from "./config.js";
+import { abortErrorOf, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
+
+/** Any zod schema: operations name the one their response must match. */
+type Schema = z.core.$ZodType;
+
+/** Options every method takes last. Each overrides the client's setting for this one call. */
+export interface RequestOptions {
+  /** Abort the call: pending attempts and retry waits stop at once with a `UserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Time allowed for each attempt, in milliseconds. */
+  timeoutMs?: number | undefined;
+  /** Retries allowed for this call. */
+  maxRetries?: number | undefined;
+  /** The `Idempotency-Key` to send. Reuse the same key when you repeat a call yourself (after a crash, say). */
+  idempotencyKey?: string | undefined;
+  /** `Merchant-Id` for payment operations, instead of the client's default. */
+  merchantId?: string | undefined;
+  /** API version to pin for this call (needs the client's `versionHeader`). */
+  apiVersion?: string | undefined;
+  /** Extra headers. They cannot replace the credentials, `Merchant-Id`, `Idempotency-Key` or the version header. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** The HTTP methods the interface uses. */
+export type HttpMethod = "GET" | "POST" | "PUT";
+
+/** One operation of the interface, as a resource method describes it. The transport does the rest. */
+export interface Operation<S extends Schema> {
+  method: HttpMethod;
+  /** Path below the base URL, starting with `/v1/`; ids already encoded (see `pathSegment`). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
+  /** JSON body; `undefined` sends none. */
+  body?: unknown;
+  /** Schema the 2xx body must match; its output is what the call resolves to. */
+  response: S;
+  /** Payment operations carry `Merchant-Id`, from the call or the client; without one nothing is sent. */
+  merchantScoped?: boolean;
+  /**
+   * `"always"`: the spec makes the service replay on the same key, so a fresh UUID is sent unless the caller gives
+   * one, and the call is retried with it. Otherwise a key is sent only when the caller gives one.
+   */
+  idempotencyKey?: "always";
+}
+
+/** Methods that HTTP defines as idempotent: repeating them cannot create a second resource. */
+const IDEMPOTENT_METHODS = new Set<string>(["GET", "PUT"]);
+/** Headers the SDK alone sets: a caller's `headers` option cannot add a second credential or replace these. */
+const RESERVED_HEADERS = new Set(["api-key", "app-id", "client-id", "merchant-id", "idempotency-key"]);
+const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
+
+/** What stays the same across the attempts of one call, the idempotency key above all. */
+interface PreparedCall {
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  context: RequestContext;
+  timeoutMs: number;
+  maxRetries: number;
+  /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
+  safeToRepeat: boolean;
+  event: RequestEvent;
+}
+
+/** An attempt that did not produce a usable answer, and whether another attempt may fix it. */
+interface FailedAttempt {
+  error: MerchantPaymentsError;
+  retryable: boolean;
+  reason: string;
+  retryAfterMs?: number | undefined;
+}
+
+/**
+ * The one place that talks HTTP: assembles headers, sends through one ky instance, retries when that is safe,
+ * maps failures to typed errors, and parses bodies with zod. Resources only describe operations.
+ */
+export class Transport {
+  readonly #config: ResolvedConfig;
+  readonly #ky: KyInstance;
+
+  constructor(config: ResolvedConfig) {
+    this.#config = config;
+    // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
+    // (`rate_limited` has no fixed status) and its errors hold the Request, credentials included.
+    this.#ky = ky.create({
+      retry: 0,
+      timeout: false,
+      throwHttpErrors: false,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  }
+
+  /** Sends an operation and resolves to its parsed response, or throws a typed error. */
+  async request<S extends Schema>(
+    operation: Operation<S>,
+    options: RequestOptions = {},
+  ): Promise<z.output<S>> {
+    const call = this.#prepare(operation, options);
+    const { signal } = options;
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw abortErrorOf(signal);
+      const outcome = await this.#attempt(operation, call, attempt, signal);
+      if (!("error" in outcome)) return outcome.value;
+      const retryAllowed = outcome.retryable && (call.safeToRepeat || outcome.reason === "rate_limited");
+      if (!retryAllowed || attempt >= call.maxRetries) throw outcome.error;
+      const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
+      this.#emitRetry({ ...call.event, attempt }, delayMs, outcome.reason);
+      await sleep(delayMs, signal);
+    }
+  }
+
+  #prepare(operation: Operation<Schema>, options: RequestOptions): PreparedCall {
+    checkRequestOptions(options);
+    const idempotencyKey =
+      options.idempotencyKey ?? (operation.idempotencyKey === "always" ? uuidv4() : undefined);
+    const headers = this.#headers(operation, options, idempotencyKey);
+    const context: RequestContext = { method: operation.method, path: operation.path };
+    return {
+      url: this.#url(operation),
+      headers,
+      body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
+      context,
+      timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
+      maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
+      safeToRepeat: IDEMPOTENT_METHODS.has(operation.method) || idempotencyKey !== undefined,
+      event: { method: operation.method, path: operation.path, attempt: 0, idempotencyKey },
+    };
+  }
+
+  async #attempt<S extends Schema>(
+    operation: Operation<S>,
+    call: PreparedCall,
+    attempt: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ value: z.output<S> } | FailedAttempt> {
+    const event = { ...call.event, attempt };
+    emit(this.#config.hooks?.onRequest, event);
+    const started = performance.now();
+    // One deadline per attempt covers the headers and the body; the caller's signal aborts it too.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
+    const forwardAbort = () => deadline.abort();
+    signal?.addEventListener("abort", forwardAbort, { once: true });
+    try {
+      const response = await this.#ky(call.url, {
+        method: operation.method,
+        headers: call.headers,
+        body: call.body,
+        signal: deadline.signal,
+      });
+      const text = await response.text();
+      const requestId = requestIdOf(response.headers);
+      this.#emitResponse(event, response.status, performance.now() - started, requestId);
+      if (!response.ok) {
+        const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+        return failedAnswer(apiErrorFrom(response, text, call.context), retryAfterMs);
+      }
+      return { value: parseBody(operation.response, text, response.status, call.context, requestId) };
+    } catch (error) {
+      if (signal?.aborted) throw abortErrorOf(signal);
+      if (error instanceof MerchantPaymentsError) throw error;
+      if (deadline.signal.aborted) {
+        return { error: new TimeoutError(call.context, call.timeoutMs), retryable: true, reason: "timeout" };
+      }
+      // A refused or reset connection, or a body cut off: fetch's TypeError. Its cause says why, never the headers.
+      const cause = error instanceof Error ? (error.cause ?? error.message) : error;
+      return { error: new ConnectionError(call.context, { cause }), retryable: true, reason: "connection" };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", forwardAbort);
+    }
+  }
+
+  #url(operation: Operation<Schema>): string {
+    const url = this.#config.baseUrl + operation.path;
+    if (!operation.query) return url;
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(operation.query)) {
+      if (value !== undefined) params.append(name, String(value));
+    }
+    const query = params.toString();
+    return query ? `${url}?${query}` : url;
+  }
+
+  /** The headers of a call. Lower-case names, so that a caller's `headers` cannot double one up by case. */
+  #headers(
+    operation: Operation<Schema>,
+    options: RequestOptions,
+    idempotencyKey: string | undefined,
+  ): Record<string, string> {
+    const config = this.#config;
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      const lower = name.toLowerCase();
+      if (!RESERVED_HEADERS.has(lower) && lower !== config.versionHeader?.toLowerCase())
+        headers[lower] = value;
+    }
+    if (operation.body !== undefined) headers["content-type"] = "application/json";
+    const { credentials } = config;
+    if (credentials.scheme === "apiKey") {
+      headers["api-key"] = credentials.apiKey;
+    } else {
+      headers["app-id"] = credentials.appId;
+      headers["client-id"] = credentials.clientId;
+    }
+    const apiVersion = options.apiVersion ?? config.apiVersion;
+    if (apiVersion !== undefined) {
+      if (config.versionHeader === undefined) {
+        throw new InputValidationError([
+          {
+            field: "options.apiVersion",
+            message: "options.apiVersion needs the client's versionHeader option",
+          },
+        ]);
+      }
+      headers[config.versionHeader.toLowerCase()] = apiVersion;
+    }
+    if (operation.merchantScoped) headers["merchant-id"] = this.#merchantId(options);
+    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
+    return headers;
+  }
+
+  #merchantId(options: RequestOptions): string {
+    const merchantId = options.merchantId ?? this.#config.merchantId;
+    if (merchantId === undefined) {
+      throw new InputValidationError([
+        {
+          field: "merchantId",
+          message:
+            "merchantId is required for payment operations: set it on the client or pass it in the call options",
+        },
+      ]);
+    }
+    return merchantId;
+  }
+
+  #emitResponse(
+    event: RequestEvent,
+    status: number,
+    durationMs: number,
+    requestId: string | undefined,
+  ): void {
+    emit(this.#config.hooks?.onResponse, { ...event, status, durationMs, requestId });
+    this.#config.logger?.debug?.(`merchant-payments: ${event.method} ${event.path} -> ${status}`, {
+      attempt: event.attempt,
+      durationMs: Math.round(durationMs),
+      requestId,
+    });
+  }
+
+  #emitRetry(event: RequestEvent, delayMs: number, reason: string): void {
+    emit(this.#config.hooks?.onRetry, { ...event, delayMs, reason });
+    this.#config.logger?.warn?.(
+      `merchant-payments: retrying ${event.method} ${event.path} in ${Math.round(delayMs)} ms (${reason})`,
+      { attempt: event.attempt + 1 },
+    );
+  }
+}
+
+function failedAnswer(error: APIError, retryAfterMs: number | undefined): FailedAttempt {
+  // A rate-limit refusal means the service did not act on the request, so even a POST without a key may repeat it.
+  const rateLimited = error.code === "rate_limited" || error.status === 429;
+  return {
+    error,
+    retryable: rateLimited || isRetryableStatus(error.status),
+    reason: rateLimited ? "rate_limited" : String(error.status),
+    retryAfterMs,
+  };
+}
+
+/** Parses a 2xx body: JSON, then the operation's schema. An empty body is `undefined` for the schema to judge. */
+function parseBody<S extends Schema>(
+  schema: S,
+  text: string,
+  status: number,
+  request: RequestContext,
+  requestId: string | undefined,
+): z.output<S> {
+  let json: unknown;
+  if (text !== "") {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ResponseValidationError({
+        request,
+        status,
+        rawBody: text,
+        issues: [{ path: "", message: "body is not JSON" }],
+        requestId,
+      });
+    }
+  }
+  const result = parseResponse(schema, json);
+  if (result.success) return result.data;
+  throw new ResponseValidationError({ request, status, rawBody: json, issues: result.issues, requestId });
+}
+
+/** Checks per-call options before anything is sent. */
+function checkRequestOptions(options: RequestOptions): void {
+  const problems: { field: string; message: string }[] = [];
+  const checkOne = (field: keyof RequestOptions, problem: string | undefined) => {
+    if (options[field] !== undefined && problem !== undefined) {
+      problems.push({ field: `options.${field}`, message: `options.${field} ${problem}` });
+    }
+  };
+  checkOne("timeoutMs", durationProblem(options.timeoutMs, 1));
+  checkOne("maxRetries", countProblem(options.maxRetries));
+  checkOne("idempotencyKey", headerValueProblem(options.idempotencyKey));
+  checkOne("merchantId", headerValueProblem(options.merchantId));
+  checkOne("apiVersion", apiVersionProblem(options.apiVersion));
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    problems.push({ field: "options.signal", message: "options.signal must be an AbortSignal" });
+  }
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+      const field = `options.headers.${name}`;
+      problems.push({ field, message: `${field} must be a string without line breaks` });
+    }
+  }
+  if (problems.length > 0) throw new InputValidationError(problems);
+}
+
+function emit<E>(hook: ((event: E) => void) | undefined, event: E): void {
+  if (!hook) return;
+  try {
+    hook(event);
+  } catch {
+    // A failing observer must not fail the payment call it observes.
+  }
+}

@@ -1,0 +1,224 @@
+/**
+ * Every error the SDK throws is a {@link MerchantPaymentsError}. None of them ever holds the API key:
+ * errors carry the method, the path (no host, no query) and what the service said, never request headers.
+ *
+ * @module
+ */
+
+/** What the service says in an error body (`message`, `code`, optional `details`). */
+export interface ErrorBody {
+  message: string;
+  code: string;
+  details?: Record<string, unknown>;
+}
+
+/** Base class of every error thrown by the SDK. */
+export class MerchantPaymentsError extends Error {
+  override name = "MerchantPaymentsError";
+}
+
+/** The client was constructed with a missing or malformed option. Thrown by the constructor. */
+export class ConfigurationError extends MerchantPaymentsError {
+  override name = "ConfigurationError";
+}
+
+/** One problem found in an input, with the dotted path of the field it concerns. */
+export interface InputIssue {
+  /** Dotted path of the offending field, for example `amount.value` or `settlements.0.destination`. */
+  field: string;
+  /** A sentence that names the field, e.g. `amount.value must be a non-negative integer …`. */
+  message: string;
+}
+
+/** An argument was invalid. Nothing was sent to the service. */
+export class InputValidationError extends MerchantPaymentsError {
+  override name = "InputValidationError";
+  /** The first offending field, for example `amount.value`. */
+  readonly field: string;
+  readonly issues: readonly InputIssue[];
+
+  constructor(issues: readonly InputIssue[]) {
+    const first = issues[0] ?? { field: "input", message: "input is invalid" };
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : "";
+    super(`${first.message}${more}`);
+    this.field = first.field;
+    this.issues = issues;
+  }
+}
+
+/** Where a failed request was going: enough to find it in logs, never a credential. */
+export interface RequestContext {
+  method: string;
+  /** The path of the request, without host or query string. */
+  path: string;
+}
+
+/** The service answered with a non-2xx status. Subclasses narrow it by status family. */
+export class APIError extends MerchantPaymentsError {
+  override name = "APIError";
+  readonly status: number;
+  /** The service's machine-readable code, passed through as is (unknown codes included); `undefined` when the body had none. */
+  readonly code: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  /** The request id the service returned in a response header, when it did. */
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  /** The raw response body when it was not the service's error shape (an HTML page from a proxy, say), cut to 2 KB. */
+  readonly rawBody: string | undefined;
+
+  constructor(init: {
+    status: number;
+    body: ErrorBody | undefined;
+    rawBody?: string | undefined;
+    requestId: string | undefined;
+    request: RequestContext;
+  }) {
+    const { status, body, request } = init;
+    const what = body ? `${body.code}: ${body.message}` : describeStatus(status);
+    super(`${request.method} ${request.path} failed with ${status} (${what})`);
+    this.status = status;
+    this.code = body?.code;
+    this.details = body?.details;
+    this.requestId = init.requestId;
+    this.method = request.method;
+    this.path = request.path;
+    this.rawBody = init.rawBody;
+  }
+}
+
+/** 401: the API key (or App-Id/Client-Id) is missing or invalid. `code` is `missing_api_key` or `invalid_api_key`. */
+export class AuthenticationError extends APIError {
+  override name = "AuthenticationError";
+}
+/** 403: a valid key without permission for this account or merchant. */
+export class PermissionDeniedError extends APIError {
+  override name = "PermissionDeniedError";
+}
+/** 404 (`not_found`): the merchant, payment or settlement does not exist, or not in this mode (test vs live). */
+export class NotFoundError extends APIError {
+  override name = "NotFoundError";
+}
+/** 409, or a `settlement_asset_conflict` body whatever its status: the resource already exists. */
+export class ConflictError extends APIError {
+  override name = "ConflictError";
+}
+/** 429, or a `rate_limited` body whatever its status. Retried automatically; thrown once retries are spent. */
+export class RateLimitError extends APIError {
+  override name = "RateLimitError";
+  /** How long the service asked to wait (from `Retry-After`), in milliseconds, when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(init: ConstructorParameters<typeof APIError>[0] & { retryAfterMs?: number | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+/** 5xx: the service failed. Retried automatically; thrown once retries are spent. */
+export class InternalServerError extends APIError {
+  override name = "InternalServerError";
+}
+/** Any other 4xx: the service refused the request as sent. */
+export class BadRequestError extends APIError {
+  override name = "BadRequestError";
+}
+
+/** The request never got an HTTP answer (DNS, refused or reset connection, a body cut off). */
+export class ConnectionError extends MerchantPaymentsError {
+  override name = "ConnectionError";
+  readonly method: string;
+  readonly path: string;
+  constructor(request: RequestContext, options?: { cause?: unknown }) {
+    super(`${request.method} ${request.path} failed: could not reach the service`, options);
+    this.method = request.method;
+    this.path = request.path;
+  }
+}
+
+/** The request took longer than `timeoutMs` (on its last attempt). */
+export class TimeoutError extends MerchantPaymentsError {
+  override name = "TimeoutError";
+  readonly method: string;
+  readonly path: string;
+  readonly timeoutMs: number;
+  constructor(request: RequestContext, timeoutMs: number) {
+    super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`);
+    this.method = request.method;
+    this.path = request.path;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The caller's `AbortSignal` fired. Nothing more will be sent for this call. */
+export class UserAbortError extends MerchantPaymentsError {
+  override name = "UserAbortError";
+  constructor(message = "The request was aborted", options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** One problem found in a response body, with the dotted path of the field. */
+export interface ResponseIssue {
+  path: string;
+  message: string;
+}
+
+/** A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. */
+export class ResponseValidationError extends MerchantPaymentsError {
+  override name = "ResponseValidationError";
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** The body as received: parsed JSON where it was JSON, the text otherwise. */
+  readonly rawBody: unknown;
+  readonly issues: readonly ResponseIssue[];
+  readonly requestId: string | undefined;
+  constructor(init: {
+    request: RequestContext;
+    status: number;
+    rawBody: unknown;
+    issues: readonly ResponseIssue[];
+    requestId: string | undefined;
+  }) {
+    const first = init.issues[0];
+    const where = first ? `${first.path || "(body)"}: ${first.message}` : "unexpected body";
+    super(`${init.request.method} ${init.request.path} returned an unexpected body (${where})`);
+    this.method = init.request.method;
+    this.path = init.request.path;
+    this.status = init.status;
+    this.rawBody = init.rawBody;
+    this.issues = init.issues;
+    this.requestId = init.requestId;
+  }
+}
+
+/** Why a checkout return URL was refused before anything was asked of the service. */
+export type CheckoutReturnProblem = "missing_payment_id" | "duplicated_payment_id" | "payment_id_mismatch";
+
+/** The buyer's return to `successUrl`/`errorUrl` cannot be trusted as it stands. Do not fulfil. */
+export class CheckoutReturnError extends MerchantPaymentsError {
+  override name = "CheckoutReturnError";
+  readonly problem: CheckoutReturnProblem;
+  constructor(problem: CheckoutReturnProblem, message: string) {
+    super(message);
+    this.problem = problem;
+  }
+}
+
+/** `waitForFinal` reached its deadline before the payment reached a final status. */
+export class PollTimeoutError extends MerchantPaymentsError {
+  override name = "PollTimeoutError";
+  readonly paymentId: string;
+  /** The last status seen, if any status was seen. */
+  readonly lastStatus: string | undefined;
+  constructor(paymentId: string, timeoutMs: number, lastStatus: string | undefined) {
+    super(
+      `Payment ${paymentId} was not final after ${timeoutMs} ms (last status: ${lastStatus ?? "none seen"})`,
+    );
+    this.paymentId = paymentId;
+    this.lastStatus = lastStatus;
+  }
+}
+
+function describeStatus(status: number): string {
+  return status >= 500 ? "server error" : "no error body";
+}

@@ -1,0 +1,72 @@
+import { pathSegment } from "../core/path.js";
+import type { RequestOptions } from "../core/transport.js";
+import {
+  type CreateCryptoSettlementsInput,
+  createCryptoSettlementsResponseSchema,
+  type SettlementsList,
+  settlementsListSchema,
+  toCreateCryptoSettlementsBody,
+  toUpdateCryptoSettlementBody,
+  type UpdateCryptoSettlementInput,
+  updateCryptoSettlementResponseSchema,
+} from "../schemas/settlements.js";
+import { APIResource } from "./resource.js";
+
+/** Where a merchant's funds go: crypto (an asset and a destination account on its chain) and fiat (bank) settlements. */
+export class Settlements extends APIResource {
+  /** Lists the merchant's settlement destinations (`GET /v1/merchants/{merchantId}/settlements`). */
+  list(merchantId: string, options?: RequestOptions): Promise<SettlementsList> {
+    return this.transport.request(
+      { method: "GET", path: settlementsPath(merchantId), response: settlementsListSchema },
+      options,
+    );
+  }
+
+  /**
+   * Registers crypto settlements (`POST …/settlements/crypto`): one or more `{ asset, destination }`, each
+   * destination on its asset's chain. Sent with an `Idempotency-Key`, so a retry cannot register twice; an asset
+   * already registered for the merchant fails with a `ConflictError` whose `code` is `settlement_asset_conflict`
+   * (use `updateCrypto` to change its destination). The response body is not documented: it is returned as sent.
+   */
+  createCrypto(
+    merchantId: string,
+    settlements: CreateCryptoSettlementsInput,
+    options?: RequestOptions,
+  ): Promise<unknown> {
+    return this.transport.request(
+      {
+        method: "POST",
+        path: `${settlementsPath(merchantId)}/crypto`,
+        body: toCreateCryptoSettlementsBody(settlements),
+        response: createCryptoSettlementsResponseSchema,
+        idempotencyKey: "always",
+      },
+      options,
+    );
+  }
+
+  /**
+   * Changes the destination of a registered crypto settlement (`PUT …/settlements/crypto/{id}`), `id` being the
+   * crypto settlement id (`crypto_…`). The response body is not documented: it is returned as sent.
+   */
+  updateCrypto(
+    merchantId: string,
+    settlementId: string,
+    changes: UpdateCryptoSettlementInput,
+    options?: RequestOptions,
+  ): Promise<unknown> {
+    return this.transport.request(
+      {
+        method: "PUT",
+        path: `${settlementsPath(merchantId)}/crypto/${pathSegment("settlementId", settlementId)}`,
+        body: toUpdateCryptoSettlementBody(changes),
+        response: updateCryptoSettlementResponseSchema,
+      },
+      options,
+    );
+  }
+}
+
+function settlementsPath(merchantId: string): string {
+  return `/v1/merchants/${pathSegment("merchantId", merchantId)}/settlements`;
+}

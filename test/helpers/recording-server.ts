@@ -1,0 +1,64 @@
+import { HttpResponse, http, type JsonBodyType } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll } from "vitest";
+
+/** What a test handler saw of one request. */
+export interface Recorded {
+  method: string;
+  url: URL;
+  headers: Headers;
+  body: string;
+}
+
+export const BASE_URL = "https://api.merchant-payments.test";
+export const TEST_KEY = "mock_test_sk_4f9a1c7e2b";
+export const LIVE_KEY = "mock_sk_live_8d2e6f0a13";
+
+/**
+ * An MSW server for the whole file that records every request and answers with the queued responses (last one
+ * repeats). By default it answers 200 `{}`.
+ */
+export function useRecordingServer() {
+  const requests: Recorded[] = [];
+  let queue: Array<() => Response | Promise<Response>> = [];
+  const server = setupServer(
+    http.all(`${BASE_URL}/*`, async ({ request }) => {
+      requests.push({
+        method: request.method,
+        url: new URL(request.url),
+        headers: request.headers,
+        body: await request.text(),
+      });
+      const next = queue.length > 1 ? queue.shift() : queue[0];
+      return next ? next() : HttpResponse.json({});
+    }),
+  );
+  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  afterEach(() => {
+    requests.length = 0;
+    queue = [];
+    server.resetHandlers();
+  });
+  afterAll(() => server.close());
+  return {
+    server,
+    requests,
+    /** Answers the next requests in order; the last answer repeats. */
+    respond(...answers: Array<() => Response | Promise<Response>>) {
+      queue = answers;
+    },
+  };
+}
+
+/** A JSON answer. */
+export const json =
+  (body: JsonBodyType, status = 200, headers: Record<string, string> = {}) =>
+  () =>
+    HttpResponse.json(body, { status, headers });
+
+/** The service's error body. */
+export const apiError = (status: number, code: string, headers: Record<string, string> = {}) =>
+  json({ message: `${code} happened`, code }, status, headers);
+
+/** A dropped connection. */
+export const networkError = () => () => HttpResponse.error();
