@@ -14,23 +14,13 @@ step("publint");
 run("npx", ["--no-install", "publint", "--strict"]);
 
 step("arethetypeswrong");
-// The CLI's bin is ESM-only by design (it is not meant to be required), so only the library entries are judged.
-run("npx", [
-  "--no-install",
-  "attw",
-  "--pack",
-  ".",
-  "--ignore-rules",
-  "cjs-resolves-to-esm",
-  "--format",
-  "table-flipped",
-]);
+// Profile node16: the package needs Node >= 20, so TypeScript's pre-`exports` node10 resolution does not apply.
+run("npx", ["--no-install", "attw", "--pack", ".", "--profile", "node16", "--no-emoji", "--no-color"]);
 
 step("npm pack into a clean consumer");
-const tarball = join(
-  root,
-  run("npm", ["pack", "--silent", "--pack-destination", ".tmp"]).trim().split("\n").pop(),
-);
+mkdirSync(join(root, ".tmp"), { recursive: true });
+const packed = run("npm", ["pack", "--silent", "--pack-destination", ".tmp"]).trim().split("\n").pop();
+const tarball = join(root, ".tmp", packed);
 rmSync(consumer, { recursive: true, force: true });
 mkdirSync(consumer, { recursive: true });
 writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true }));

@@ -1,6 +1,9 @@
 import { type ClientOptions, type Mode, resolveConfig } from "./core/config.js";
 import { Transport } from "./core/transport.js";
+import { Checkout } from "./resources/checkout.js";
+import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";
+import { Payments } from "./resources/payments.js";
 import { Settlements } from "./resources/settlements.js";
 
 /**
@@ -24,6 +27,12 @@ export class MerchantPaymentsClient {
   readonly merchants: Merchants;
   /** Settlement destinations of a merchant: list, register and update crypto settlements. */
   readonly settlements: Settlements;
+  /** Wallet-link payments: create, status, cancel, waitForFinal, watch. */
+  readonly payments: Payments;
+  /** Redirect checkout: create, status, waitForFinal, watch, verifyReturn. */
+  readonly checkout: Checkout;
+  /** Wallet-facing operations: fetchAction. */
+  readonly gateway: Gateway;
 
   /** @throws {ConfigurationError} when an option is missing or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {
@@ -34,6 +43,9 @@ export class MerchantPaymentsClient {
     const transport = new Transport(config);
     this.merchants = new Merchants(transport);
     this.settlements = new Settlements(transport);
+    this.payments = new Payments(transport);
+    this.checkout = new Checkout(transport);
+    this.gateway = new Gateway(transport);
   }
 
   /** What `JSON.stringify(client)` shows: the configuration a log may hold, never a credential. */

@@ -17,6 +17,71 @@ export type {
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
 export type { RequestOptions } from "./core/transport.js";
 export * from "./errors.js";
+export {
+  currencyDigits,
+  type FiatAmount,
+  fromMinorUnits,
+  type MoneyOptions,
+  money,
+  toMinorUnits,
+} from "./money.js";
+export type {
+  Checkout,
+  CheckoutNextStep,
+  CheckoutOutcome,
+  ReturnQuery,
+  VerifyReturnParams,
+} from "./resources/checkout.js";
+export type { Gateway } from "./resources/gateway.js";
 export type { ListMerchantsQuery, Merchants } from "./resources/merchants.js";
+export type { Payments } from "./resources/payments.js";
+export type { PollOptions } from "./resources/polling.js";
 export type { Settlements } from "./resources/settlements.js";
+export type {
+  Action,
+  Amount,
+  AmountInput,
+  Caip2Parts,
+  Caip10Parts,
+  Caip19Parts,
+  CancellationResult,
+  CreateCheckoutInput,
+  CreateCheckoutResponse,
+  CreateCryptoSettlementsInput,
+  CreatedMerchant,
+  CreateMerchantInput,
+  CreatePaymentInput,
+  CreatePaymentResponse,
+  CryptoSettlement,
+  CryptoSettlementInput,
+  FetchActionInput,
+  FetchActionResponse,
+  FiatSettlement,
+  Iso4217AmountInput,
+  KnownPaymentStatus,
+  ListMerchantsResponse,
+  Merchant,
+  MerchantListItem,
+  MerchantStatus,
+  OpenEnum,
+  PaymentInfo,
+  PaymentStatus,
+  PaymentStatusResult,
+  SettlementsList,
+  TerminalPaymentStatus,
+  TypedData,
+  TypedDataQuantities,
+  UnknownAction,
+  UpdateCryptoSettlementInput,
+  WalletRpcAction,
+} from "./schemas/index.js";
+export {
+  isTerminalPaymentStatus,
+  isWalletRpcAction,
+  MERCHANT_STATUSES,
+  PAYMENT_STATUSES,
+  parseCaip10,
+  parseCaip19,
+  TERMINAL_PAYMENT_STATUSES,
+} from "./schemas/index.js";
 export { SDK_VERSION } from "./version.js";

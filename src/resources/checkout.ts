@@ -1,0 +1,167 @@
+import { pathSegment } from "../core/path.js";
+import type { RequestOptions } from "../core/transport.js";
+import { CheckoutReturnError, InputValidationError } from "../errors.js";
+import {
+  type CreateCheckoutInput,
+  type CreateCheckoutResponse,
+  checkoutStatusResultSchema,
+  createCheckoutResponseSchema,
+  toCreateCheckoutBody,
+} from "../schemas/checkout.js";
+import { assertId } from "../schemas/common.js";
+import type { PaymentStatusResult } from "../schemas/payments.js";
+import { type PollOptions, waitForFinalStatus, watchStatus } from "./polling.js";
+import { APIResource } from "./resource.js";
+
+/** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
+export type ReturnQuery = string | URLSearchParams | Record<string, unknown>;
+
+/** Input of `checkout.verifyReturn`: where the buyer came back to, and the payment stored with the order. */
+export interface VerifyReturnParams {
+  /** The URL the buyer returned to: absolute, or a path with its query (Express's `req.originalUrl`). Or give `query`. */
+  url?: string | URL | undefined;
+  /** The return URL's query instead of `url`. */
+  query?: ReturnQuery | undefined;
+  /** The payment id you stored with the order when you created the checkout. */
+  expectedPaymentId: string;
+  /** Wait until the payment is final (`true`, or polling options) instead of returning the current status. */
+  wait?: boolean | PollOptions | undefined;
+  /** `Merchant-Id` for the status call, instead of the client's default. */
+  merchantId?: string | undefined;
+}
+
+/** What the integrator should do next, from the service's status (never from which URL the buyer landed on). */
+export type CheckoutNextStep = "fulfil" | "show_error" | "show_expiry" | "show_cancelled" | "keep_waiting";
+
+/** The verified outcome of a checkout return. */
+export interface CheckoutOutcome {
+  paymentId: string;
+  /** The status as the service reports it, server-side. */
+  status: PaymentStatusResult;
+  /**
+   * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
+   * `show_cancelled`, or `keep_waiting` (not final yet, or a status this SDK does not know).
+   */
+  next: CheckoutNextStep;
+  /** True only when the service says the payment succeeded. The one flag to gate fulfilment on. */
+  fulfil: boolean;
+}
+
+const NEXT_STEP: Record<string, CheckoutNextStep> = {
+  succeeded: "fulfil",
+  failed: "show_error",
+  expired: "show_expiry",
+  cancelled: "show_cancelled",
+};
+
+/** Redirect-based checkout: the buyer pays on the service's portal and is sent back to your site. */
+export class Checkout extends APIResource {
+  /**
+   * Creates a checkout payment (`POST /v1/merchant/payment`) and returns `paymentId` and `gatewayUrl`, the portal
+   * address to redirect the buyer to. Store `paymentId` with the order. `successUrl` and `errorUrl` must be https
+   * (the service would silently disable redirects otherwise); pass `redirects: false` without URLs to choose the
+   * portal's generic views. Not retried after a failure that may have reached the service unless you pass
+   * `options.idempotencyKey`.
+   */
+  create(input: CreateCheckoutInput, options?: RequestOptions): Promise<CreateCheckoutResponse> {
+    return this.transport.request(
+      {
+        method: "POST",
+        path: "/v1/merchant/payment",
+        body: toCreateCheckoutBody(input),
+        response: createCheckoutResponseSchema,
+        merchantScoped: true,
+      },
+      options,
+    );
+  }
+
+  /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
+  status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+    return this.transport.request(
+      {
+        method: "GET",
+        path: `/v1/merchant/payment/${pathSegment("paymentId", paymentId)}/status`,
+        response: checkoutStatusResultSchema,
+        merchantScoped: true,
+      },
+      options,
+    );
+  }
+
+  /** Polls the checkout status until it is final. @throws {PollTimeoutError} when `options.timeoutMs` passes first. */
+  waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
+    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
+  }
+
+  /** Yields each change of the checkout status until it is final. */
+  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
+    return watchStatus((id, request) => this.status(id, request), paymentId, options);
+  }
+
+  /**
+   * Verifies the buyer's return to `successUrl`/`errorUrl`. The redirect proves nothing (anyone can type it), so:
+   * the `payment_id` it carries must be present once and equal the payment stored with the order, or a
+   * {@link CheckoutReturnError} is thrown before anything is trusted; then the status is asked of the service,
+   * server-side, and only that decides. Which URL the buyer landed on is ignored.
+   */
+  async verifyReturn(params: VerifyReturnParams): Promise<CheckoutOutcome> {
+    const paymentId = returnedPaymentId(params);
+    const requestOptions = { merchantId: params.merchantId };
+    const status = params.wait
+      ? await this.waitForFinal(paymentId, {
+          ...(params.wait === true ? {} : params.wait),
+          ...requestOptions,
+        })
+      : await this.status(paymentId, requestOptions);
+    const next = NEXT_STEP[status.status] ?? "keep_waiting";
+    return { paymentId, status, next, fulfil: next === "fulfil" && status.isFinal };
+  }
+}
+
+/** The `payment_id` of a return, checked against the stored one. */
+function returnedPaymentId(params: VerifyReturnParams): string {
+  assertId("expectedPaymentId", params.expectedPaymentId);
+  const values = paymentIdValues(params);
+  if (values.length === 0) {
+    throw new CheckoutReturnError(
+      "missing_payment_id",
+      "The return URL carries no payment_id: do not fulfil.",
+    );
+  }
+  if (values.length > 1) {
+    throw new CheckoutReturnError(
+      "duplicated_payment_id",
+      "The return URL carries payment_id more than once: it was tampered with; do not fulfil.",
+    );
+  }
+  if (values[0] !== params.expectedPaymentId) {
+    throw new CheckoutReturnError(
+      "payment_id_mismatch",
+      "The return URL's payment_id is not the payment stored for this order: do not fulfil.",
+    );
+  }
+  return params.expectedPaymentId;
+}
+
+function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {
+  if ((url === undefined) === (query === undefined)) {
+    throw new InputValidationError([{ field: "url", message: "Give exactly one of url and query" }]);
+  }
+  if (url !== undefined) return searchParamsOf(url).getAll("payment_id");
+  if (typeof query === "string") return new URLSearchParams(query).getAll("payment_id");
+  if (query instanceof URLSearchParams) return query.getAll("payment_id");
+  const value = (query as Record<string, unknown>).payment_id;
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function searchParamsOf(url: string | URL): URLSearchParams {
+  if (url instanceof URL) return url.searchParams;
+  try {
+    // A relative URL (a path with its query, as servers see it) is read against a placeholder origin.
+    return new URL(url, "http://return.invalid").searchParams;
+  } catch {
+    throw new InputValidationError([{ field: "url", message: "url is not a URL" }]);
+  }
+}

@@ -1,0 +1,33 @@
+import { pathSegment } from "../core/path.js";
+import type { RequestOptions } from "../core/transport.js";
+import {
+  type FetchActionInput,
+  type FetchActionResponse,
+  fetchActionResponseSchema,
+  toFetchActionBody,
+} from "../schemas/gateway.js";
+import { APIResource } from "./resource.js";
+
+/** Wallet-facing operations. */
+export class Gateway extends APIResource {
+  /**
+   * Fetches the actions the buyer's wallet must perform to pay (`POST /v1/gateway/payment/{id}/fetch`). A
+   * `walletRpc` action also carries its decoded EIP-712 typed data, with the hex quantities as bigint; action types
+   * this SDK does not know are returned as the service sent them.
+   */
+  fetchAction(
+    paymentId: string,
+    input?: FetchActionInput,
+    options?: RequestOptions,
+  ): Promise<FetchActionResponse> {
+    return this.transport.request(
+      {
+        method: "POST",
+        path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
+        body: toFetchActionBody(input),
+        response: fetchActionResponseSchema,
+      },
+      options,
+    );
+  }
+}

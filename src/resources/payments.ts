@@ -1,0 +1,77 @@
+import { pathSegment } from "../core/path.js";
+import type { RequestOptions } from "../core/transport.js";
+import {
+  type CancellationResult,
+  type CreatePaymentInput,
+  type CreatePaymentResponse,
+  cancellationResultSchema,
+  createPaymentResponseSchema,
+  type PaymentStatusResult,
+  paymentStatusResultSchema,
+  toCreatePaymentBody,
+} from "../schemas/payments.js";
+import { type PollOptions, waitForFinalStatus, watchStatus } from "./polling.js";
+import { APIResource } from "./resource.js";
+
+/**
+ * Payments paid from a wallet link. Every operation carries `Merchant-Id`: the client's `merchantId`, or
+ * `options.merchantId` per call.
+ */
+export class Payments extends APIResource {
+  /**
+   * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
+   * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
+   * you pass `options.idempotencyKey`: a blind retry could create a second payment.
+   */
+  create(input: CreatePaymentInput, options?: RequestOptions): Promise<CreatePaymentResponse> {
+    return this.transport.request(
+      {
+        method: "POST",
+        path: "/v1/payments",
+        body: toCreatePaymentBody(input),
+        response: createPaymentResponseSchema,
+        merchantScoped: true,
+      },
+      options,
+    );
+  }
+
+  /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
+  status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+    return this.transport.request(
+      {
+        method: "GET",
+        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/status`,
+        response: paymentStatusResultSchema,
+        merchantScoped: true,
+      },
+      options,
+    );
+  }
+
+  /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
+  cancel(paymentId: string, options?: RequestOptions): Promise<CancellationResult> {
+    return this.transport.request(
+      {
+        method: "POST",
+        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/cancel`,
+        response: cancellationResultSchema,
+        merchantScoped: true,
+      },
+      options,
+    );
+  }
+
+  /**
+   * Polls the status until it is final, following the service's `pollInMs` hint, and returns the final status.
+   * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
+   */
+  waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
+    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
+  }
+
+  /** Yields each change of the payment's status until it is final (`for await (const s of payments.watch(id))`). */
+  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
+    return watchStatus((id, request) => this.status(id, request), paymentId, options);
+  }
+}

@@ -1,0 +1,153 @@
+import { abortErrorOf, sleep } from "../core/retry.js";
+import type { RequestOptions } from "../core/transport.js";
+import {
+  ConnectionError,
+  InputValidationError,
+  InternalServerError,
+  PollTimeoutError,
+  RateLimitError,
+  TimeoutError,
+} from "../errors.js";
+import type { PaymentStatusResult } from "../schemas/payments.js";
+
+/** Options of `waitForFinal` and `watch`. */
+export interface PollOptions {
+  /** Overall deadline in milliseconds; then `waitForFinal` throws `PollTimeoutError` and `watch` ends by throwing it. Default 15 minutes. */
+  timeoutMs?: number | undefined;
+  /** Stop polling at once with a `UserAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Called with each status change (the first status included). Errors it throws are not caught. */
+  onUpdate?: ((status: PaymentStatusResult) => void) | undefined;
+  /** Never poll more often than this, whatever `pollInMs` says. Default 250 ms. */
+  minIntervalMs?: number | undefined;
+  /** Never wait longer than this between polls. Default 30 s. */
+  maxIntervalMs?: number | undefined;
+  /** The wait when the service gives no `pollInMs` hint. Default 2 s. */
+  defaultIntervalMs?: number | undefined;
+  /** `Merchant-Id` for the status calls, instead of the client's default. */
+  merchantId?: string | undefined;
+}
+
+const DEFAULTS = {
+  timeoutMs: 15 * 60_000,
+  minIntervalMs: 250,
+  maxIntervalMs: 30_000,
+  defaultIntervalMs: 2_000,
+};
+
+/** Fetches one status; the transport's own retries apply within each call. */
+export type StatusFetcher = (paymentId: string, options: RequestOptions) => Promise<PaymentStatusResult>;
+
+/**
+ * Polls a payment's status, following `pollInMs` (clamped to `[minIntervalMs, maxIntervalMs]`), and yields each
+ * change of status until one is final. Transient failures (connection, timeout, 5xx, rate limiting) are waited out
+ * within the deadline; any other error ends the watch. Timers and listeners are released however it ends,
+ * including when the consumer stops early.
+ */
+export async function* watchStatus(
+  fetchStatus: StatusFetcher,
+  paymentId: string,
+  options: PollOptions = {},
+): AsyncGenerator<PaymentStatusResult, void, undefined> {
+  const settings = resolvePollOptions(options);
+  const scope = deadlineScope(settings.timeoutMs, options.signal);
+  let last: PaymentStatusResult | undefined;
+  try {
+    for (;;) {
+      let waitMs: number;
+      try {
+        const status = await fetchStatus(paymentId, { signal: scope.signal, merchantId: options.merchantId });
+        if (status.status !== last?.status || status.isFinal !== last.isFinal) {
+          last = status;
+          options.onUpdate?.(status);
+          yield status;
+        }
+        if (status.isFinal) return;
+        waitMs = status.pollInMs ?? settings.defaultIntervalMs;
+      } catch (error) {
+        if (!isTransient(error)) throw error;
+        waitMs =
+          error instanceof RateLimitError
+            ? (error.retryAfterMs ?? settings.defaultIntervalMs)
+            : settings.defaultIntervalMs;
+      }
+      await sleep(clamp(waitMs, settings.minIntervalMs, settings.maxIntervalMs), scope.signal);
+    }
+  } catch (error) {
+    if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.timeoutMs, last?.status);
+    if (options.signal?.aborted) throw abortErrorOf(options.signal);
+    throw error;
+  } finally {
+    scope.dispose();
+  }
+}
+
+/** Polls until the payment is final and returns the final status. */
+export async function waitForFinalStatus(
+  fetchStatus: StatusFetcher,
+  paymentId: string,
+  options: PollOptions = {},
+): Promise<PaymentStatusResult> {
+  let last: PaymentStatusResult | undefined;
+  for await (const status of watchStatus(fetchStatus, paymentId, options)) last = status;
+  // watchStatus only returns normally after yielding a final status.
+  return last as PaymentStatusResult;
+}
+
+/** Errors another poll may not hit: waiting them out is the point of polling. */
+function isTransient(error: unknown): boolean {
+  return (
+    error instanceof ConnectionError ||
+    error instanceof TimeoutError ||
+    error instanceof RateLimitError ||
+    error instanceof InternalServerError
+  );
+}
+
+function resolvePollOptions(options: PollOptions) {
+  const settings = {
+    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+    minIntervalMs: options.minIntervalMs ?? DEFAULTS.minIntervalMs,
+    maxIntervalMs: options.maxIntervalMs ?? Math.max(DEFAULTS.maxIntervalMs, options.minIntervalMs ?? 0),
+    defaultIntervalMs: options.defaultIntervalMs ?? DEFAULTS.defaultIntervalMs,
+  };
+  const problems = Object.entries(settings)
+    .filter(([, value]) => !(Number.isFinite(value) && value >= 0 && value <= 2_147_483_647))
+    .map(([name, value]) => ({
+      field: `options.${name}`,
+      message: `options.${name} must be a number of milliseconds: got ${value}`,
+    }));
+  if (settings.minIntervalMs > settings.maxIntervalMs) {
+    problems.push({
+      field: "options.minIntervalMs",
+      message: "options.minIntervalMs must not exceed options.maxIntervalMs",
+    });
+  }
+  if (problems.length > 0) throw new InputValidationError(problems);
+  return settings;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(Math.max(value, min), max);
+}
+
+/** One signal for a whole polling run: fires at the deadline or when the caller's signal does. */
+function deadlineScope(timeoutMs: number, signal: AbortSignal | undefined) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const forward = () => controller.abort();
+  if (signal?.aborted) controller.abort();
+  else signal?.addEventListener("abort", forward, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", forward);
+    },
+  };
+}
