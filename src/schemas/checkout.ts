@@ -1,0 +1,103 @@
+/**
+ * Checkout schemas: the redirect-based payment create input (and its wire body) and the create
+ * response. The checkout status operation returns a {@link PaymentStatusResult}.
+ *
+ * @module
+ */
+import { z } from "zod/mini";
+import { httpsUrlSchema, iso4217AmountInputSchema, nonEmptyStringSchema } from "./common.js";
+import { parseInput } from "./parse.js";
+import { paymentStatusResultSchema } from "./payments.js";
+
+// ---------------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------------
+
+/** Checkout with redirects: both return URLs are required and must be absolute `https:` URLs. */
+const withRedirectsSchema = z.strictObject({
+  /** The merchant's own order identifier (non-empty; sent as given). */
+  referenceId: nonEmptyStringSchema,
+  /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
+  amount: iso4217AmountInputSchema,
+  /** Where the portal sends the buyer on success (`?payment_id=...` is appended). */
+  successUrl: httpsUrlSchema,
+  /** Where the portal sends the buyer on failure (`?payment_id=...` is appended). */
+  errorUrl: httpsUrlSchema,
+  /** Redirects are on; may be omitted. */
+  redirects: z.optional(z.literal(true)),
+});
+
+const LEAVE_OUT = "must be left out when redirects is false (the portal then shows its generic views)";
+
+/** Checkout without redirects: the portal shows its generic success and error views. */
+const withoutRedirectsSchema = z.strictObject({
+  /** The merchant's own order identifier (non-empty; sent as given). */
+  referenceId: nonEmptyStringSchema,
+  /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
+  amount: iso4217AmountInputSchema,
+  /** Explicit opt-out of redirects: no `checkout` object is sent. */
+  redirects: z.literal(false),
+  /** Must be left out when `redirects` is false. */
+  successUrl: z.optional(z.undefined({ error: LEAVE_OUT })),
+  /** Must be left out when `redirects` is false. */
+  errorUrl: z.optional(z.undefined({ error: LEAVE_OUT })),
+});
+
+/**
+ * Input of `checkout.create`: `{ referenceId, amount, successUrl, errorUrl }` with both URLs absolute
+ * `https:` URLs (the service would silently disable redirects otherwise, so they are refused here);
+ * or, to opt out of redirects on purpose, `{ referenceId, amount, redirects: false }` without URLs.
+ */
+export const createCheckoutInputSchema = z.discriminatedUnion("redirects", [
+  withRedirectsSchema,
+  withoutRedirectsSchema,
+]);
+
+/** What `checkout.create` accepts. */
+export type CreateCheckoutInput = z.input<typeof createCheckoutInputSchema>;
+
+/** The wire body of `POST /v1/merchant/payment`. */
+export interface CreateCheckoutBody {
+  /** The merchant's own order identifier. */
+  referenceId: string;
+  /** The requested amount. */
+  amount: { unit: string; value: string };
+  /** The return URLs; absent when redirects were turned off. */
+  checkout?: { successUrl: string; errorUrl: string };
+}
+
+/**
+ * Validates a `checkout.create` input and maps it to the wire body
+ * `{ referenceId, amount, checkout: { successUrl, errorUrl } }` (no `checkout` with `redirects: false`).
+ *
+ * @throws {InputValidationError} When the input is invalid (nothing should be sent).
+ */
+export function toCreateCheckoutBody(input: CreateCheckoutInput): CreateCheckoutBody {
+  const parsed = parseInput(createCheckoutInputSchema, input);
+  const body: CreateCheckoutBody = {
+    referenceId: parsed.referenceId,
+    amount: { unit: parsed.amount.unit, value: parsed.amount.value },
+  };
+  if (parsed.redirects !== false) {
+    body.checkout = { successUrl: parsed.successUrl, errorUrl: parsed.errorUrl };
+  }
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+/** Body of `POST /v1/merchant/payment`: `{ paymentId, gatewayUrl }`. Unknown fields are kept. */
+export const createCheckoutResponseSchema = z.looseObject({
+  /** Payment id; store it with the order. */
+  paymentId: z.string(),
+  /** The checkout portal address to redirect the buyer to. */
+  gatewayUrl: z.string(),
+});
+
+/** The created checkout payment. */
+export type CreateCheckoutResponse = z.output<typeof createCheckoutResponseSchema>;
+
+/** Body of `GET /v1/merchant/payment/{paymentId}/status`: the same shape as the payment status result. */
+export const checkoutStatusResultSchema = paymentStatusResultSchema;

@@ -1,0 +1,245 @@
+/**
+ * Gateway (wallet-facing) schemas: the action fetch input and the actions it returns. A `walletRpc`
+ * action whose second param is EIP-712 typed data also carries a decoded view with the hex
+ * quantities as `bigint`; other action types are passed through untouched.
+ *
+ * @module
+ */
+import { safeParse, z } from "zod/mini";
+import { nonEmptyStringSchema } from "./common.js";
+import { PARSE_CONTEXT, parseInput } from "./parse.js";
+
+// ---------------------------------------------------------------------------------------------
+// Input
+// ---------------------------------------------------------------------------------------------
+
+/** Input of `gateway.fetchAction`: `optionId` and `data`, each a non-empty string when given. */
+export const fetchActionInputSchema = z.strictObject({
+  /** Identifier of the payment option the buyer chose. */
+  optionId: z.optional(nonEmptyStringSchema),
+  /** Opaque data for the service (its meaning is not documented). */
+  data: z.optional(nonEmptyStringSchema),
+});
+
+/** What `gateway.fetchAction` accepts: `{ optionId?, data? }`. */
+export type FetchActionInput = z.input<typeof fetchActionInputSchema>;
+
+/** The wire body of `POST /v1/gateway/payment/{id}/fetch`. */
+export interface FetchActionBody {
+  /** Identifier of the chosen payment option, when given. */
+  optionId?: string;
+  /** Opaque data, when given. */
+  data?: string;
+}
+
+/**
+ * Validates a `gateway.fetchAction` input and maps it to the wire body (fields left out when not given).
+ *
+ * @throws {InputValidationError} When the input is invalid (nothing should be sent).
+ */
+export function toFetchActionBody(input: FetchActionInput = {}): FetchActionBody {
+  const parsed = parseInput(fetchActionInputSchema, input);
+  const body: FetchActionBody = {};
+  if (parsed.optionId !== undefined) body.optionId = parsed.optionId;
+  if (parsed.data !== undefined) body.data = parsed.data;
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed data (EIP-712) decoding
+// ---------------------------------------------------------------------------------------------
+
+/** The EIP-712 domain. Unknown fields are kept. */
+export const typedDataDomainSchema = z.looseObject({
+  /** Name of the signing domain (the token's name). */
+  name: z.optional(z.string()),
+  /** Version of the signing domain. */
+  version: z.optional(z.string()),
+  /** EIP-155 chain id, as a number, decimal string or hex quantity. */
+  chainId: z.optional(z.union([z.number(), z.string()])),
+  /** The token contract that verifies the signature. */
+  verifyingContract: z.optional(z.string()),
+});
+
+/** One field of an EIP-712 struct type. */
+export const typedDataFieldSchema = z.looseObject({ name: z.string(), type: z.string() });
+
+/** EIP-712 typed data as carried (JSON-encoded) in `params[1]` of `eth_signTypedData_v4`. */
+export const typedDataSchema = z.looseObject({
+  /** The signing domain. */
+  domain: typedDataDomainSchema,
+  /** The struct types, by name. */
+  types: z.record(z.string(), z.array(typedDataFieldSchema)),
+  /** The name of the struct being signed. */
+  primaryType: z.string(),
+  /** The struct being signed; for a receive-with-authorization: `from`, `to`, `value`, `validAfter`, `validBefore`, `nonce`. */
+  message: z.looseObject({}),
+});
+
+/** Decoded EIP-712 typed data. */
+export type TypedData = z.output<typeof typedDataSchema>;
+
+/** The numeric fields of a receive-with-authorization message (and the domain's chain id), as bigint. */
+export interface TypedDataQuantities {
+  /** Amount to transfer, in the token's smallest unit. */
+  value: bigint;
+  /** Unix time (seconds) after which the authorization is valid. */
+  validAfter: bigint;
+  /** Unix time (seconds) before which the authorization is valid. */
+  validBefore: bigint;
+  /** The authorization nonce (32 bytes). */
+  nonce: bigint;
+  /** `domain.chainId`, when present and numeric. */
+  chainId?: bigint;
+}
+
+/**
+ * Reads a quantity: a `0x` hex string, a decimal string or a non-negative safe integer.
+ *
+ * @returns The value, or `undefined` when `value` is not a quantity.
+ */
+export function toQuantity(value: unknown): bigint | undefined {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
+  }
+  if (typeof value !== "string") return undefined;
+  if (/^0[xX][0-9a-fA-F]+$/.test(value) || /^[0-9]+$/.test(value)) return BigInt(value);
+  return undefined;
+}
+
+/**
+ * Parses `params[1]` of an `eth_signTypedData_v4` call.
+ *
+ * @returns The typed data, or `null` when the string is not JSON EIP-712 typed data.
+ */
+export function decodeTypedData(json: unknown): TypedData | null {
+  if (typeof json !== "string") return null;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const parsed = safeParse(typedDataSchema, raw);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Extracts the receive-with-authorization quantities of decoded typed data.
+ *
+ * @returns The quantities, or `null` when one of `value`, `validAfter`, `validBefore`, `nonce` is
+ *   missing or not a quantity.
+ */
+export function typedDataQuantities(typedData: TypedData): TypedDataQuantities | null {
+  const { message, domain } = typedData;
+  const value = toQuantity(message.value);
+  const validAfter = toQuantity(message.validAfter);
+  const validBefore = toQuantity(message.validBefore);
+  const nonce = toQuantity(message.nonce);
+  if (value === undefined || validAfter === undefined || validBefore === undefined || nonce === undefined) {
+    return null;
+  }
+  const quantities: TypedDataQuantities = { value, validAfter, validBefore, nonce };
+  const chainId = toQuantity(domain.chainId);
+  if (chainId !== undefined) quantities.chainId = chainId;
+  return quantities;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions
+// ---------------------------------------------------------------------------------------------
+
+/** `data` of a `walletRpc` action. Unknown fields are kept. */
+export const walletRpcDataSchema = z.looseObject({
+  /** CAIP-2 chain id of the call. */
+  chain_id: z.string(),
+  /** Wallet RPC method, for example `eth_signTypedData_v4`. */
+  method: z.string(),
+  /** The call's params; for `eth_signTypedData_v4`: the signer address, then the JSON typed data. */
+  params: z.array(z.string()),
+});
+
+/** The raw `walletRpc` action, before decoding. */
+const walletRpcActionRawSchema = z.looseObject({
+  type: z.literal("walletRpc"),
+  data: walletRpcDataSchema,
+});
+
+/** A raw `walletRpc` action: `{ type: "walletRpc", data: { chain_id, method, params } }` plus any other field. */
+export type WalletRpcActionRaw = z.output<typeof walletRpcActionRawSchema>;
+
+/** The decoded view the SDK adds to a `walletRpc` action. */
+export interface WalletRpcDecodedView {
+  /** `params[0]`: the account that signs; null when absent. */
+  signer: string | null;
+  /** `params[1]` parsed as EIP-712 typed data; null when it is not JSON typed data. */
+  typedData: TypedData | null;
+  /** The receive-with-authorization quantities as bigint; null when the message lacks them. */
+  quantities: TypedDataQuantities | null;
+}
+
+/**
+ * A `walletRpc` action, with a decoded view added: `signer` (`params[0]`), `typedData` (parsed
+ * `params[1]`, or null when it is not JSON typed data) and `quantities` (bigint values of the
+ * message, or null). The raw `data` is kept intact.
+ */
+export const walletRpcActionSchema = z.pipe(
+  walletRpcActionRawSchema,
+  z.transform((action): WalletRpcActionRaw & WalletRpcDecodedView => {
+    const typedData = decodeTypedData(action.data.params[1]);
+    return {
+      ...action,
+      signer: action.data.params[0] ?? null,
+      typedData,
+      quantities: typedData ? typedDataQuantities(typedData) : null,
+    };
+  }),
+);
+
+/** A `walletRpc` action with its decoded view. */
+export type WalletRpcAction = z.output<typeof walletRpcActionSchema>;
+
+/**
+ * An action of a type this SDK does not know (the service may add types). Passed through as
+ * received. The decoded-view fields of {@link WalletRpcAction} are typed as absent so that
+ * `action.typedData` reads cleanly after `action.type === "walletRpc"`.
+ */
+export type UnknownAction = {
+  /** The action type, as sent by the service. */
+  type: string;
+  /** Not present on other action types. */
+  signer?: undefined;
+  /** Not present on other action types. */
+  typedData?: undefined;
+  /** Not present on other action types. */
+  quantities?: undefined;
+} & { [key: string]: unknown };
+
+/** An action the buyer's wallet must perform: a {@link WalletRpcAction} or an {@link UnknownAction}. */
+export type Action = WalletRpcAction | UnknownAction;
+
+/** True when `action` is a `walletRpc` action (narrows the type fully, including `data`). */
+export function isWalletRpcAction(action: Action): action is WalletRpcAction {
+  return action.type === "walletRpc";
+}
+
+/**
+ * One action. `walletRpc` actions must match their documented shape and are decoded; any other
+ * `{ type: string, ... }` is kept as received.
+ */
+export const actionSchema = z.pipe(
+  z.looseObject({ type: z.string() }),
+  z.transform((action, ctx): Action => {
+    if (action.type !== "walletRpc") return action as UnknownAction;
+    const parsed = safeParse(walletRpcActionSchema, action, PARSE_CONTEXT);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: undefined });
+    return z.NEVER;
+  }),
+);
+
+/** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
+export const fetchActionResponseSchema = z.looseObject({ actions: z.array(actionSchema) });
+
+/** The actions built for a payment. */
+export type FetchActionResponse = z.output<typeof fetchActionResponseSchema>;

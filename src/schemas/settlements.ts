@@ -1,0 +1,168 @@
+/**
+ * Settlement schemas: crypto settlement inputs (create, update) with their wire bodies, and the
+ * crypto and fiat settlement records returned by the service.
+ *
+ * @module
+ */
+import { z } from "zod/mini";
+import { caip10Schema, caip19Schema, parseCaip10, parseCaip19 } from "./common.js";
+import { parseInput } from "./parse.js";
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One crypto settlement to register: a CAIP-19 `asset` and a CAIP-10 `destination` on the same
+ * chain (same CAIP-2 chain id). A mismatch is reported on `destination`.
+ */
+export const cryptoSettlementInputSchema = z
+  .strictObject({ asset: caip19Schema, destination: caip10Schema })
+  .check(
+    z.superRefine((value, ctx) => {
+      const asset = parseCaip19(value.asset);
+      const destination = parseCaip10(value.destination);
+      if (!asset || !destination || asset.chainId === destination.chainId) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["destination"],
+        message: `must be on the same chain as the asset (${asset.chainId}), but is on ${destination.chainId}`,
+      });
+    }),
+  );
+
+/** One crypto settlement to register: `{ asset, destination }`. */
+export type CryptoSettlementInput = z.input<typeof cryptoSettlementInputSchema>;
+
+/** The key under which two asset ids are the same asset (EVM hex addresses compare case-insensitively). */
+function assetKey(asset: string): string {
+  return asset.startsWith("eip155:") ? asset.toLowerCase() : asset;
+}
+
+/**
+ * Input of `settlements.createCrypto`: a non-empty array of settlements, each asset at most once
+ * (the service would answer `settlement_asset_conflict`). Parse it with the root name
+ * `settlements` so fields read `settlements.0.destination`.
+ */
+export const createCryptoSettlementsInputSchema = z
+  .array(cryptoSettlementInputSchema, {
+    error: (issue) =>
+      issue.code !== "invalid_type"
+        ? undefined
+        : issue.input === undefined
+          ? "is required"
+          : "must be an array of { asset, destination }",
+  })
+  .check(
+    z.minLength(1, { error: "must contain at least one settlement" }),
+    z.superRefine((items, ctx) => {
+      const seen = new Map<string, number>();
+      items.forEach((item, index) => {
+        const key = assetKey(item.asset);
+        const first = seen.get(key);
+        if (first === undefined) {
+          seen.set(key, index);
+          return;
+        }
+        ctx.addIssue({
+          code: "custom",
+          path: [index, "asset"],
+          message: `repeats the asset of item ${first} (${item.asset}); register each asset once per call`,
+        });
+      });
+    }),
+  );
+
+/** What `settlements.createCrypto` accepts: a non-empty array of `{ asset, destination }`. */
+export type CreateCryptoSettlementsInput = z.input<typeof createCryptoSettlementsInputSchema>;
+
+/** The wire body of `POST /v1/merchants/{merchantId}/settlements/crypto`. */
+export interface CreateCryptoSettlementsBody {
+  /** The settlements to register. */
+  settlements: { asset: string; destination: string }[];
+}
+
+/**
+ * Validates a `settlements.createCrypto` input and wraps it as the wire body `{ settlements }`.
+ * Issues name fields as `settlements.<index>.<field>`.
+ *
+ * @throws {InputValidationError} When the input is invalid (nothing should be sent).
+ */
+export function toCreateCryptoSettlementsBody(
+  settlements: CreateCryptoSettlementsInput,
+): CreateCryptoSettlementsBody {
+  const parsed = parseInput(createCryptoSettlementsInputSchema, settlements, "settlements");
+  return { settlements: parsed.map(({ asset, destination }) => ({ asset, destination })) };
+}
+
+/**
+ * Input of `settlements.updateCrypto`: the new CAIP-10 `destination` of an already registered asset.
+ * The asset is not known here, so the same-chain rule cannot be checked before sending.
+ */
+export const updateCryptoSettlementInputSchema = z.strictObject({ destination: caip10Schema });
+
+/** What `settlements.updateCrypto` accepts: `{ destination }`. */
+export type UpdateCryptoSettlementInput = z.input<typeof updateCryptoSettlementInputSchema>;
+
+/** The wire body of `PUT /v1/merchants/{merchantId}/settlements/crypto/{id}` (not documented; our choice). */
+export interface UpdateCryptoSettlementBody {
+  /** The new CAIP-10 destination account. */
+  destination: string;
+}
+
+/**
+ * Validates a `settlements.updateCrypto` input and maps it to the wire body `{ destination }`.
+ *
+ * @throws {InputValidationError} When the input is invalid (nothing should be sent).
+ */
+export function toUpdateCryptoSettlementBody(
+  changes: UpdateCryptoSettlementInput,
+): UpdateCryptoSettlementBody {
+  const parsed = parseInput(updateCryptoSettlementInputSchema, changes);
+  return { destination: parsed.destination };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+// ---------------------------------------------------------------------------------------------
+
+/** A crypto settlement as returned by the service. Unknown fields are kept. */
+export const cryptoSettlementSchema = z.looseObject({
+  /** Crypto settlement id (`crypto_...`). */
+  id: z.string(),
+  /** CAIP-19 asset id. */
+  asset: z.string(),
+  /** CAIP-10 destination account. */
+  destination: z.string(),
+});
+
+/** A registered crypto settlement. */
+export type CryptoSettlement = z.output<typeof cryptoSettlementSchema>;
+
+/** A fiat settlement as returned by the service. Its `status` and `bankType` values are not documented. */
+export const fiatSettlementSchema = z.looseObject({
+  /** Fiat settlement config id (`fiat_...`). */
+  id: z.string(),
+  /** Fiat settlement status (values not documented). */
+  status: z.string(),
+  /** Bank account type (values not documented). */
+  bankType: z.string(),
+});
+
+/** A configured fiat settlement. */
+export type FiatSettlement = z.output<typeof fiatSettlementSchema>;
+
+/** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
+export const settlementsListSchema = z.looseObject({
+  fiat: z.array(fiatSettlementSchema),
+  crypto: z.array(cryptoSettlementSchema),
+});
+
+/** The merchant's configured settlement destinations. */
+export type SettlementsList = z.output<typeof settlementsListSchema>;
+
+/** Body of `POST .../settlements/crypto`: not documented, so whatever JSON came back is returned. */
+export const createCryptoSettlementsResponseSchema = z.unknown();
+
+/** Body of `PUT .../settlements/crypto/{id}`: not documented, so whatever JSON came back is returned. */
+export const updateCryptoSettlementResponseSchema = z.unknown();

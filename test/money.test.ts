@@ -1,0 +1,194 @@
+import fc from "fast-check";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { InputValidationError } from "../src/errors.js";
+import {
+  CURRENCY_DIGITS,
+  currencyDigits,
+  type FiatAmount,
+  fromMinorUnits,
+  money,
+  toMinorUnits,
+} from "../src/money.js";
+import { iso4217AmountInputSchema } from "../src/schemas/common.js";
+import { parseInput } from "../src/schemas/parse.js";
+
+function inputError(fn: () => unknown): InputValidationError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputValidationError);
+    return error as InputValidationError;
+  }
+  throw new Error("expected an InputValidationError, nothing was thrown");
+}
+
+describe("toMinorUnits", () => {
+  it.each([
+    ["10.50", "USD", "1050"],
+    ["10.5", "USD", "1050"],
+    ["10", "USD", "1000"],
+    ["0.01", "EUR", "1"],
+    ["0", "USD", "0"],
+    ["0.00", "USD", "0"],
+    ["1000", "JPY", "1000"],
+    ["1.234", "KWD", "1234"],
+    ["1.2345", "CLF", "12345"],
+    ["007.10", "USD", "710"],
+    ["10.500", "USD", "1050"],
+    ["1000.00", "JPY", "1000"],
+    ["12345678901234567890.99", "USD", "1234567890123456789099"],
+    ["10.50", "usd", "1050"],
+  ])("(%j, %s) gives %j", (major, currency, minor) => {
+    expect(toMinorUnits(major, currency)).toBe(minor);
+  });
+
+  it("takes whole units as bigint", () => {
+    expect(toMinorUnits(12n, "USD")).toBe("1200");
+    expect(toMinorUnits(12n, "JPY")).toBe("12");
+    expect(toMinorUnits(12n, "BHD")).toBe("12000");
+  });
+
+  it.each([
+    ["1.5", "JPY"],
+    ["10.505", "USD"],
+    ["1.23456", "CLF"],
+    ["0.001", "EUR"],
+  ])("refuses to round (%j %s) and says so on major", (major, currency) => {
+    const error = inputError(() => toMinorUnits(major, currency));
+    expect(error.field).toBe("major");
+    expect(error.message).toContain(currency);
+  });
+
+  it.each([
+    "-1",
+    "+1",
+    "1e3",
+    "1E3",
+    "",
+    " 1",
+    "1 ",
+    ".5",
+    "5.",
+    "1,50",
+    "0x10",
+    "NaN",
+    "Infinity",
+    "1.2.3",
+    "١",
+  ])("refuses %j on major", (major) => {
+    expect(inputError(() => toMinorUnits(major, "USD")).field).toBe("major");
+  });
+
+  it("refuses numbers and negative bigints", () => {
+    expect(inputError(() => toMinorUnits(10.5 as unknown as string, "USD")).field).toBe("major");
+    expect(inputError(() => toMinorUnits(-1n, "USD")).field).toBe("major");
+    // @ts-expect-error numbers are not accepted, even at compile time
+    expect(() => toMinorUnits(10, "USD")).toThrow(InputValidationError);
+  });
+
+  it.each(["US", "USDT", "", "U$D", "12A", undefined])("refuses the currency %j", (currency) => {
+    expect(inputError(() => toMinorUnits("1", currency as string)).field).toBe("currency");
+  });
+
+  it("takes a digits override", () => {
+    expect(toMinorUnits("1.5", "JPY", { digits: 1 })).toBe("15");
+    expect(toMinorUnits("1", "USD", { digits: 6 })).toBe("1000000");
+    expect(inputError(() => toMinorUnits("1", "USD", { digits: -1 })).field).toBe("digits");
+    expect(inputError(() => toMinorUnits("1", "USD", { digits: 1.5 })).field).toBe("digits");
+  });
+});
+
+describe("fromMinorUnits", () => {
+  it.each([
+    ["1050", "USD", "10.50"],
+    ["5", "USD", "0.05"],
+    ["0", "USD", "0.00"],
+    ["1000", "JPY", "1000"],
+    ["1234", "KWD", "1.234"],
+    ["1", "CLF", "0.0001"],
+  ])("(%j, %s) gives %j", (minor, currency, major) => {
+    expect(fromMinorUnits(minor, currency)).toBe(major);
+  });
+
+  it("takes bigint", () => {
+    expect(fromMinorUnits(1050n, "USD")).toBe("10.50");
+  });
+
+  it.each(["-1", "01", "1.5", "", "1e2", " 1"])("refuses %j on minor", (minor) => {
+    expect(inputError(() => fromMinorUnits(minor, "USD")).field).toBe("minor");
+  });
+});
+
+describe("money", () => {
+  it("builds an iso4217 amount", () => {
+    expect(money("10.50", "USD")).toEqual({ unit: "iso4217/USD", value: "1050" });
+    expect(money("500", "jpy")).toEqual({ unit: "iso4217/JPY", value: "500" });
+    expectTypeOf(money("1", "USD")).toEqualTypeOf<FiatAmount>();
+  });
+
+  it("produces amounts that payment creation accepts", () => {
+    expect(parseInput(iso4217AmountInputSchema, money("0.99", "EUR"))).toEqual({
+      unit: "iso4217/EUR",
+      value: "99",
+    });
+  });
+});
+
+describe("currency digits", () => {
+  it("knows the ISO 4217 exceptions and defaults to 2", () => {
+    expect(currencyDigits("JPY")).toBe(0);
+    expect(currencyDigits("KWD")).toBe(3);
+    expect(currencyDigits("UYW")).toBe(4);
+    expect(currencyDigits("USD")).toBe(2);
+    expect(currencyDigits("EUR")).toBe(2);
+    expect(Object.keys(CURRENCY_DIGITS)).toHaveLength(26);
+  });
+});
+
+describe("properties", () => {
+  const currency = fc.oneof(
+    fc.constantFrom(...Object.keys(CURRENCY_DIGITS)),
+    fc.stringMatching(/^[A-Z]{3}$/),
+  );
+
+  it("minor -> major -> minor round-trips for every currency", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), currency, (n, code) => {
+        const minor = n.toString();
+        const major = fromMinorUnits(minor, code);
+        expect(toMinorUnits(major, code)).toBe(minor);
+        expect(fromMinorUnits(n, code)).toBe(major);
+      }),
+    );
+  });
+
+  it("major strings with at most the currency's digits are exact", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 20n }), currency, fc.nat(4), (whole, code, extra) => {
+        const digits = currencyDigits(code);
+        const fraction = "7".repeat(Math.min(extra, digits));
+        const major = fraction ? `${whole}.${fraction}` : whole.toString();
+        const expected = BigInt(`${whole}${fraction.padEnd(digits, "0")}`);
+        expect(BigInt(toMinorUnits(major, code))).toBe(expected);
+      }),
+    );
+  });
+
+  it("junk never throws anything but InputValidationError", () => {
+    fc.assert(
+      fc.property(fc.anything({ withBigInt: true }), fc.anything(), (major, code) => {
+        for (const fn of [
+          () => toMinorUnits(major as string, code as string),
+          () => fromMinorUnits(major as string, code as string),
+          () => money(major as string, code as string),
+        ]) {
+          try {
+            fn();
+          } catch (error) {
+            expect(error).toBeInstanceOf(InputValidationError);
+          }
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { InputValidationError } from "../../src/errors.js";
+import {
+  type CreateMerchantInput,
+  createMerchantResponseSchema,
+  listMerchantsResponseSchema,
+  type Merchant,
+  parseResponse,
+  retrieveMerchantResponseSchema,
+  toCreateMerchantBody,
+} from "../../src/schemas/index.js";
+
+function inputError(fn: () => unknown): InputValidationError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputValidationError);
+    return error as InputValidationError;
+  }
+  throw new Error("expected an InputValidationError, nothing was thrown");
+}
+
+describe("merchant create input", () => {
+  it("maps { name, email } to the wire body, trimmed", () => {
+    expect(toCreateMerchantBody({ name: "  Acme Shop ", email: " billing@acme.example " })).toEqual({
+      merchantName: "Acme Shop",
+      merchantEmail: "billing@acme.example",
+    });
+  });
+
+  it("sends no merchantEmail when email is not given", () => {
+    const body = toCreateMerchantBody({ name: "Acme" });
+    expect(body).toEqual({ merchantName: "Acme" });
+    expect("merchantEmail" in body).toBe(false);
+  });
+
+  it.each([
+    [{}, "name"],
+    [{ name: "" }, "name"],
+    [{ name: "   " }, "name"],
+    [{ name: 42 }, "name"],
+    [{ name: "Acme", email: "not-an-email" }, "email"],
+    [{ name: "Acme", email: "a@b" }, "email"],
+    [{ name: "Acme", email: "a b@c.example" }, "email"],
+    [{ name: "Acme", email: "" }, "email"],
+    [{ name: "Acme", email: null }, "email"],
+    [{ name: "Acme", merchantName: "Acme" }, "merchantName"],
+  ])("rejects %j on %s", (input, field) => {
+    expect(inputError(() => toCreateMerchantBody(input as unknown as CreateMerchantInput)).field).toBe(field);
+  });
+
+  it("rejects a missing argument", () => {
+    expect(inputError(() => toCreateMerchantBody(undefined as unknown as CreateMerchantInput)).field).toBe(
+      "input",
+    );
+  });
+
+  it("types email as optional and name as required", () => {
+    expectTypeOf<CreateMerchantInput>().toEqualTypeOf<{ name: string; email?: string | undefined }>();
+  });
+});
+
+const merchant = {
+  id: "mrch_1",
+  name: "Acme",
+  email: null,
+  status: "active",
+  iconUrl: null,
+  createdAt: "2026-02-19T10:00:00.000Z",
+  settlements: {
+    crypto: [{ id: "crypto_1", asset: "eip155:1/erc20:0xabc", destination: "eip155:1:0xdef" }],
+    fiat: [{ id: "fiat_1", status: "pending", bankType: "iban" }],
+  },
+};
+
+describe("merchant responses", () => {
+  it("parses GET /v1/merchants/{id} and keeps unknown fields", () => {
+    const result = parseResponse(retrieveMerchantResponseSchema, {
+      merchant: { ...merchant, tier: "gold", settlements: { ...merchant.settlements, other: [] } },
+      extra: true,
+    });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.merchant.tier).toBe("gold");
+    expect(result.data.extra).toBe(true);
+    expect(result.data.merchant.settlements.other).toEqual([]);
+    expect(result.data.merchant.settlements.crypto[0]?.asset).toBe("eip155:1/erc20:0xabc");
+  });
+
+  it("keeps an unknown merchant status (open enum) and types the known ones", () => {
+    const result = parseResponse(retrieveMerchantResponseSchema, {
+      merchant: { ...merchant, status: "archived" },
+    });
+    expect(result.success && result.data.merchant.status).toBe("archived");
+    expectTypeOf<"active">().toExtend<Merchant["status"]>();
+    expectTypeOf<"archived">().toExtend<Merchant["status"]>();
+  });
+
+  it.each([
+    ["email", undefined],
+    ["iconUrl", undefined],
+    ["settlements", { crypto: [] }],
+    ["status", 1],
+    ["createdAt", null],
+  ])("rejects a merchant whose %s is %j", (field, value) => {
+    const result = parseResponse(retrieveMerchantResponseSchema, {
+      merchant: { ...merchant, [field]: value },
+    });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.issues[0]?.path.startsWith(`merchant.${field}`)).toBe(true);
+  });
+
+  it("parses the created merchant (narrower shape)", () => {
+    const result = parseResponse(createMerchantResponseSchema, {
+      merchant: { id: "mrch_2", name: "Acme", email: "a@b.example", status: "active", createdAt: "x" },
+    });
+    expect(result.success).toBe(true);
+  });
+
+  it("keeps merchant list items as they are", () => {
+    const result = parseResponse(listMerchantsResponseSchema, { data: [{ id: "mrch_1", anything: [1, 2] }] });
+    expect(result.success && result.data.data[0]).toEqual({ id: "mrch_1", anything: [1, 2] });
+    expect(parseResponse(listMerchantsResponseSchema, { data: [] }).success).toBe(true);
+    expect(parseResponse(listMerchantsResponseSchema, { data: [1] }).success).toBe(false);
+    expect(parseResponse(listMerchantsResponseSchema, {}).success).toBe(false);
+  });
+});

@@ -1,0 +1,102 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod/mini";
+import { InputValidationError } from "../../src/errors.js";
+import {
+  createCheckoutInputSchema,
+  createCryptoSettlementsInputSchema,
+  createMerchantInputSchema,
+  createPaymentInputSchema,
+  fetchActionInputSchema,
+  parseInput,
+  parseResponse,
+  paymentStatusResultSchema,
+  toResponseIssues,
+  updateCryptoSettlementInputSchema,
+} from "../../src/schemas/index.js";
+
+describe("parseInput", () => {
+  it("returns the parsed value", () => {
+    expect(parseInput(createMerchantInputSchema, { name: " A " })).toEqual({ name: "A" });
+  });
+
+  it("reports every offending field with its dotted path, message led by the field", () => {
+    try {
+      parseInput(createPaymentInputSchema, {
+        referenceId: "",
+        amount: { unit: "iso4217/usd", value: "1.0" },
+      });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(InputValidationError);
+      const { issues, field } = error as InputValidationError;
+      expect(field).toBe("referenceId");
+      expect(issues.map((issue) => issue.field)).toEqual(["referenceId", "amount.unit", "amount.value"]);
+      for (const issue of issues) expect(issue.message.startsWith(`${issue.field} `)).toBe(true);
+      expect(issues[2]?.message).toBe(
+        'amount.value must be a non-negative integer in minor units as a decimal string, like "1050" for 10.50 USD',
+      );
+    }
+  });
+
+  it("puts the root name in front of paths", () => {
+    expect(() => parseInput(createCryptoSettlementsInputSchema, [{}], "settlements")).toThrow(
+      expect.objectContaining({ field: "settlements.0.asset" }),
+    );
+  });
+
+  it("throws only InputValidationError on any junk, for every input schema (property)", () => {
+    const schemas = [
+      createMerchantInputSchema,
+      createPaymentInputSchema,
+      createCheckoutInputSchema,
+      createCryptoSettlementsInputSchema,
+      updateCryptoSettlementInputSchema,
+      fetchActionInputSchema,
+    ];
+    fc.assert(
+      fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true }), (junk) => {
+        for (const schema of schemas) {
+          try {
+            parseInput(schema, junk);
+          } catch (error) {
+            expect(error).toBeInstanceOf(InputValidationError);
+            const { issues } = error as InputValidationError;
+            expect(issues.length).toBeGreaterThan(0);
+            for (const issue of issues) expect(issue.message).not.toContain("Invalid input");
+          }
+        }
+      }),
+    );
+  });
+});
+
+describe("response issues", () => {
+  it("parseResponse words issues with dotted paths", () => {
+    const result = parseResponse(paymentStatusResultSchema, { status: "processing", isFinal: "no" });
+    expect(result).toMatchObject({
+      success: false,
+      issues: [{ path: "isFinal", message: "must be a boolean, got a string" }],
+    });
+  });
+
+  it("reports a body that is not an object at the empty path", () => {
+    const result = parseResponse(paymentStatusResultSchema, "<html>");
+    expect(result).toMatchObject({
+      success: false,
+      issues: [{ path: "", message: "must be an object, got a string" }],
+    });
+  });
+
+  it("toResponseIssues works on an error from a plain safeParse too", () => {
+    const parsed = z.safeParse(paymentStatusResultSchema, {
+      status: "processing",
+      isFinal: false,
+      pollInMs: "1",
+    });
+    expect(parsed.success).toBe(false);
+    if (!parsed.success) {
+      expect(toResponseIssues(parsed.error)).toEqual([{ path: "pollInMs", message: "must be a number" }]);
+    }
+  });
+});

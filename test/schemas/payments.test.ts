@@ -1,0 +1,195 @@
+import fc from "fast-check";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { InputValidationError } from "../../src/errors.js";
+import {
+  type CreatePaymentInput,
+  cancellationResultSchema,
+  createPaymentResponseSchema,
+  isTerminalPaymentStatus,
+  PAYMENT_STATUSES,
+  type PaymentStatus,
+  type PaymentStatusResult,
+  parseResponse,
+  paymentStatusResultSchema,
+  TERMINAL_PAYMENT_STATUSES,
+  toCreatePaymentBody,
+} from "../../src/schemas/index.js";
+
+function inputError(fn: () => unknown): InputValidationError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputValidationError);
+    return error as InputValidationError;
+  }
+  throw new Error("expected an InputValidationError, nothing was thrown");
+}
+
+describe("payment create input", () => {
+  it("maps to { referenceId, amount }", () => {
+    expect(
+      toCreatePaymentBody({ referenceId: "order-1", amount: { unit: "iso4217/USD", value: "1050" } }),
+    ).toEqual({
+      referenceId: "order-1",
+      amount: { unit: "iso4217/USD", value: "1050" },
+    });
+  });
+
+  it.each([
+    [{ amount: { unit: "iso4217/USD", value: "1" } }, "referenceId"],
+    [{ referenceId: "", amount: { unit: "iso4217/USD", value: "1" } }, "referenceId"],
+    [{ referenceId: " ", amount: { unit: "iso4217/USD", value: "1" } }, "referenceId"],
+    [{ referenceId: 7, amount: { unit: "iso4217/USD", value: "1" } }, "referenceId"],
+    [{ referenceId: "o" }, "amount"],
+    [{ referenceId: "o", amount: { unit: "iso4217/USD", value: "10.50" } }, "amount.value"],
+    [{ referenceId: "o", amount: { unit: "iso4217/USD", value: 1050 } }, "amount.value"],
+    [{ referenceId: "o", amount: { unit: "iso4217/USD", value: "-5" } }, "amount.value"],
+    [{ referenceId: "o", amount: { unit: "caip19/eip155:1/erc20:0xabc", value: "1" } }, "amount.unit"],
+    [{ referenceId: "o", amount: { unit: "USD", value: "1" } }, "amount.unit"],
+    [{ referenceId: "o", amount: { unit: "iso4217/USD", value: "1" }, checkout: {} }, "checkout"],
+  ])("rejects %j on %s", (input, field) => {
+    const error = inputError(() => toCreatePaymentBody(input as unknown as CreatePaymentInput));
+    expect(error.field).toBe(field);
+    expect(error.issues[0]?.message.startsWith(field)).toBe(true);
+  });
+
+  it("refuses a number amount at compile time too", () => {
+    // @ts-expect-error value must be a string of minor units
+    const input: CreatePaymentInput = { referenceId: "o", amount: { unit: "iso4217/USD", value: 1050 } };
+    expect(inputError(() => toCreatePaymentBody(input)).field).toBe("amount.value");
+  });
+
+  it("round-trips every accepted amount (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((s) => s.trim().length > 0),
+        fc.stringMatching(/^[A-Z]{3}$/),
+        fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        (referenceId, code, n) => {
+          const amount = { unit: `iso4217/${code}`, value: n.toString() };
+          expect(toCreatePaymentBody({ referenceId, amount })).toEqual({ referenceId, amount });
+        },
+      ),
+    );
+  });
+});
+
+const succeeded = {
+  status: "succeeded",
+  isFinal: true,
+  pollInMs: null,
+  info: { txId: "test:pay_1", optionAmount: { unit: "caip19/eip155:1/erc20:0xabc", value: "1050000" } },
+};
+
+describe("payment status result", () => {
+  it("parses every documented status with a consistent isFinal", () => {
+    for (const status of PAYMENT_STATUSES) {
+      const isFinal = isTerminalPaymentStatus(status);
+      const body = status === "succeeded" ? succeeded : { status, isFinal, pollInMs: isFinal ? null : 2000 };
+      expect(parseResponse(paymentStatusResultSchema, body).success, status).toBe(true);
+    }
+  });
+
+  it("keeps extra fields, in the result and in info", () => {
+    const result = parseResponse(paymentStatusResultSchema, {
+      ...succeeded,
+      source: "push",
+      info: { ...succeeded.info, block: 12 },
+    });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.source).toBe("push");
+    expect(result.data.info?.block).toBe(12);
+    expect(result.data.info?.optionAmount?.value).toBe("1050000");
+  });
+
+  it("parses an unknown status that is not final, and it is not terminal", () => {
+    const result = parseResponse(paymentStatusResultSchema, {
+      status: "on_hold",
+      isFinal: false,
+      pollInMs: 5000,
+    });
+    expect(result.success).toBe(true);
+    expect(result.success && result.data.status).toBe("on_hold");
+    expect(isTerminalPaymentStatus("on_hold")).toBe(false);
+  });
+
+  it("refuses an unknown status that claims to be final", () => {
+    const result = parseResponse(paymentStatusResultSchema, {
+      status: "refunded",
+      isFinal: true,
+      pollInMs: null,
+    });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.issues[0]?.path).toBe("isFinal");
+  });
+
+  it.each([
+    [{ status: "processing", isFinal: true, pollInMs: null }, "isFinal"],
+    [{ status: "failed", isFinal: false, pollInMs: 1000 }, "isFinal"],
+    [{ status: "expired", isFinal: true, pollInMs: 1000 }, "pollInMs"],
+    [{ status: "processing", isFinal: false, pollInMs: -1 }, "pollInMs"],
+    [{ status: "processing", isFinal: false, pollInMs: 1.5 }, "pollInMs"],
+    [{ status: "processing", isFinal: "false", pollInMs: 1 }, "isFinal"],
+    [{ ...succeeded, info: undefined }, "info.txId"],
+    [{ ...succeeded, info: { txId: "0x1" } }, "info.optionAmount"],
+    [
+      { ...succeeded, info: { ...succeeded.info, optionAmount: { unit: "iso4217/USD", value: "1" } } },
+      "info.optionAmount.unit",
+    ],
+  ])("refuses %j (issue on %s)", (body, path) => {
+    const result = parseResponse(paymentStatusResultSchema, body);
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.issues.map((issue) => issue.path)).toContain(path);
+  });
+
+  it("tolerates an absent pollInMs and a null info", () => {
+    expect(parseResponse(paymentStatusResultSchema, { status: "processing", isFinal: false }).success).toBe(
+      true,
+    );
+    expect(
+      parseResponse(paymentStatusResultSchema, { status: "cancelled", isFinal: true, info: null }).success,
+    ).toBe(true);
+  });
+
+  it("never accepts isFinal: true for a status outside the terminal list (property)", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.boolean(), (status, isFinal) => {
+        const result = parseResponse(paymentStatusResultSchema, { status, isFinal, pollInMs: null });
+        if (result.success && result.data.isFinal) {
+          expect(TERMINAL_PAYMENT_STATUSES as readonly string[]).toContain(result.data.status);
+        }
+        if (!(TERMINAL_PAYMENT_STATUSES as readonly string[]).includes(status) && isFinal) {
+          expect(result.success).toBe(false);
+        }
+      }),
+    );
+  });
+
+  it("types status as an open enum", () => {
+    expectTypeOf<"processing">().toExtend<PaymentStatus>();
+    expectTypeOf<"something_new">().toExtend<PaymentStatus>();
+    expectTypeOf<PaymentStatusResult["status"]>().toEqualTypeOf<PaymentStatus>();
+    expectTypeOf<PaymentStatusResult["isFinal"]>().toEqualTypeOf<boolean>();
+  });
+});
+
+describe("other payment responses", () => {
+  it("create: requires id and keeps the (undocumented) link field", () => {
+    const result = parseResponse(createPaymentResponseSchema, { id: "pay_1", walletLink: "wc:..." });
+    expect(result.success && result.data.walletLink).toBe("wc:...");
+    expect(parseResponse(createPaymentResponseSchema, { link: "x" }).success).toBe(false);
+  });
+
+  it("cancel: parses the result and keeps an unknown reason", () => {
+    const body = {
+      cancelledAt: "2026-02-19T10:00:00.000Z",
+      cancelledReason: "expired_by_ops",
+      paymentId: "pay_1",
+      status: "cancelled",
+    };
+    const result = parseResponse(cancellationResultSchema, body);
+    expect(result.success && result.data.cancelledReason).toBe("expired_by_ops");
+    expect(parseResponse(cancellationResultSchema, { ...body, paymentId: undefined }).success).toBe(false);
+  });
+});
