@@ -1,6 +1,6 @@
 import ky, { type KyInstance } from "ky";
 import { v4 as uuidv4 } from "uuid";
-import type { z } from "zod/mini";
+import type * as z from "zod/mini";
 import {
   type APIError,
   ConnectionError,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { httpsUrlSchema, iso4217AmountInputSchema, nonEmptyStringSchema } from "./common.js";
 import { parseInput } from "./parse.js";
 import { paymentStatusResultSchema } from "./payments.js";

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { InputValidationError } from "../errors.js";
 
 /**

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { safeParse, z } from "zod/mini";
+import * as z from "zod/mini";
+import { safeParse } from "zod/mini";
 import { nonEmptyStringSchema } from "./common.js";
 import { PARSE_CONTEXT, parseInput } from "./parse.js";
 

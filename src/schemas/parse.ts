@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { safeParse, type z } from "zod/mini";
+import type * as z from "zod/mini";
+import { safeParse } from "zod/mini";
 import { type InputIssue, InputValidationError, type ResponseIssue } from "../errors.js";
 import { describeType } from "./common.js";
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import {
   amountSchema,
   iso4217AmountInputSchema,

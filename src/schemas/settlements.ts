@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { z } from "zod/mini";
+import * as z from "zod/mini";
 import { caip10Schema, caip19Schema, parseCaip10, parseCaip19 } from "./common.js";
 import { parseInput } from "./parse.js";
 
