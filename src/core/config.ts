@@ -1,4 +1,5 @@
 import { ConfigurationError } from "../errors.js";
+import { isLoopback } from "./loopback.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 /** Credentials the client sends: a private API key, or the public App-Id with its Client-Id (wallet auth). */
@@ -198,17 +199,6 @@ function resolveBaseUrl(raw: string | undefined): string {
     );
   }
   return url.href.replace(/\/+$/, "");
-}
-
-/** True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`. */
-export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    host === "[::1]" ||
-    /^127(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/.test(host)
-  );
 }
 
 function resolveVersion(options: ClientOptions): { apiVersion?: string; versionHeader?: string } {

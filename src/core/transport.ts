@@ -21,6 +21,7 @@ import {
   type RequestEvent,
   type ResolvedConfig,
 } from "./config.js";
+import { isLoopback } from "./loopback.js";
 import { abortErrorOf, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
 
 /** Any zod schema: operations name the one their response must match. */
@@ -111,6 +112,11 @@ export class Transport {
       throwHttpErrors: false,
       ...(config.fetch ? { fetch: config.fetch } : {}),
     });
+  }
+
+  /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
+  get talksToLoopback(): boolean {
+    return isLoopback(new URL(this.#config.baseUrl).hostname);
   }
 
   /** Sends an operation and resolves to its parsed response, or throws a typed error. */

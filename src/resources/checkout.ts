@@ -60,7 +60,8 @@ export class Checkout extends APIResource {
    * Creates a checkout payment (`POST /v1/merchant/payment`) and returns `paymentId` and `gatewayUrl`, the portal
    * address to redirect the buyer to. Store `paymentId` with the order. `successUrl` and `errorUrl` must be https
    * (the service would silently disable redirects otherwise); pass `redirects: false` without URLs to choose the
-   * portal's generic views. Not retried after a failure that may have reached the service unless you pass
+   * portal's generic views. Against a local mock (a loopback `baseUrl`), http return URLs to loopback hosts are
+   * accepted too, so a local site can receive the redirect. Not retried after a failure that may have reached the service unless you pass
    * `options.idempotencyKey`.
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): Promise<CreateCheckoutResponse> {
@@ -68,7 +69,7 @@ export class Checkout extends APIResource {
       {
         method: "POST",
         path: "/v1/merchant/payment",
-        body: toCreateCheckoutBody(input),
+        body: toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
         response: createCheckoutResponseSchema,
         merchantScoped: true,
       },

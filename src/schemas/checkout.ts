@@ -5,7 +5,12 @@
  * @module
  */
 import * as z from "zod/mini";
-import { httpsUrlSchema, iso4217AmountInputSchema, nonEmptyStringSchema } from "./common.js";
+import {
+  httpsUrlSchema,
+  iso4217AmountInputSchema,
+  localReturnUrlSchema,
+  nonEmptyStringSchema,
+} from "./common.js";
 import { parseInput } from "./parse.js";
 import { paymentStatusResultSchema } from "./payments.js";
 
@@ -14,18 +19,19 @@ import { paymentStatusResultSchema } from "./payments.js";
 // ---------------------------------------------------------------------------------------------
 
 /** Checkout with redirects: both return URLs are required and must be absolute `https:` URLs. */
-const withRedirectsSchema = z.strictObject({
-  /** The merchant's own order identifier (non-empty; sent as given). */
-  referenceId: nonEmptyStringSchema,
-  /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
-  amount: iso4217AmountInputSchema,
-  /** Where the portal sends the buyer on success (`?payment_id=...` is appended). */
-  successUrl: httpsUrlSchema,
-  /** Where the portal sends the buyer on failure (`?payment_id=...` is appended). */
-  errorUrl: httpsUrlSchema,
-  /** Redirects are on; may be omitted. */
-  redirects: z.optional(z.literal(true)),
-});
+const withRedirects = (returnUrl: typeof httpsUrlSchema) =>
+  z.strictObject({
+    /** The merchant's own order identifier (non-empty; sent as given). */
+    referenceId: nonEmptyStringSchema,
+    /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
+    amount: iso4217AmountInputSchema,
+    /** Where the portal sends the buyer on success (`?payment_id=...` is appended). */
+    successUrl: returnUrl,
+    /** Where the portal sends the buyer on failure (`?payment_id=...` is appended). */
+    errorUrl: returnUrl,
+    /** Redirects are on; may be omitted. */
+    redirects: z.optional(z.literal(true)),
+  });
 
 const LEAVE_OUT = "must be left out when redirects is false (the portal then shows its generic views)";
 
@@ -49,7 +55,13 @@ const withoutRedirectsSchema = z.strictObject({
  * or, to opt out of redirects on purpose, `{ referenceId, amount, redirects: false }` without URLs.
  */
 export const createCheckoutInputSchema = z.discriminatedUnion("redirects", [
-  withRedirectsSchema,
+  withRedirects(httpsUrlSchema),
+  withoutRedirectsSchema,
+]);
+
+/** {@link createCheckoutInputSchema} for a client talking to a local mock: http loopback return URLs are allowed. */
+const localCheckoutInputSchema = z.discriminatedUnion("redirects", [
+  withRedirects(localReturnUrlSchema),
   withoutRedirectsSchema,
 ]);
 
@@ -72,8 +84,11 @@ export interface CreateCheckoutBody {
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */
-export function toCreateCheckoutBody(input: CreateCheckoutInput): CreateCheckoutBody {
-  const parsed = parseInput(createCheckoutInputSchema, input);
+export function toCreateCheckoutBody(
+  input: CreateCheckoutInput,
+  { againstLocalMock = false }: { againstLocalMock?: boolean } = {},
+): CreateCheckoutBody {
+  const parsed = parseInput(againstLocalMock ? localCheckoutInputSchema : createCheckoutInputSchema, input);
   const body: CreateCheckoutBody = {
     referenceId: parsed.referenceId,
     amount: { unit: parsed.amount.unit, value: parsed.amount.value },

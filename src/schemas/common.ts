@@ -8,6 +8,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import { isLoopback } from "../core/loopback.js";
 import { InputValidationError } from "../errors.js";
 
 /**
@@ -90,10 +91,22 @@ export const httpsUrlSchema = z
     z.refine(isHttpsUrl, { error: 'must be an absolute https URL, like "https://shop.example/thanks"' }),
   );
 
-function isHttpsUrl(value: string): boolean {
+/**
+ * A return URL for a checkout against a local mock service: https, or plain http to a loopback host (the mock
+ * redirects there; the real service is never on loopback, so a client talking to it never uses this schema).
+ */
+export const localReturnUrlSchema = z.string({ error: stringTypeError("an https URL") }).check(
+  z.refine((value) => isHttpsUrl(value) || isHttpsUrl(value, true), {
+    error:
+      'must be an absolute https URL (or http to a loopback host, against a local mock), like "https://shop.example/thanks"',
+  }),
+);
+
+function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
   if (value !== value.trim()) return false;
   try {
     const url = new URL(value);
+    if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
     return url.protocol === "https:" && url.hostname.length > 0;
   } catch {
     return false;
