@@ -1,0 +1,100 @@
+/**
+ * `merchant-payments/testing`: a faithful, stateful, in-memory mock of the Merchant Payments Service,
+ * usable through MSW handlers (`createMockService().handlers`), as a fetch function
+ * (`service.fetch`), or as a local HTTP server (`startMockServer`, CLI `merchant-payments-mock`).
+ *
+ * It is an independent implementation of the service interface. Where the interface is silent, the
+ * mock chooses (and the SDK must not depend on these beyond what the spec says):
+ *
+ * - Keys: test `<prefix>_test_…`, live `<prefix>_…` (prefix `mock` by default); App-Id + Client-Id
+ *   pairs per mode. App-Id without Client-Id → 401 `missing_api_key`.
+ * - 403 code `forbidden` (valid key, other account's merchant/payment). Unknown or other-mode → 404 `not_found`.
+ * - 400 codes: `invalid_json`, `invalid_request` (details.field), `missing_merchant_id`,
+ *   `missing_idempotency_key`, `invalid_idempotency_key`, `invalid_api_version`, `invalid_option_id`;
+ *   415 `unsupported_media_type`; 405 `method_not_allowed`.
+ * - Idempotency: per account+mode+method+path+key; replay → original status/body with
+ *   `Idempotent-Replayed: true`; different body → 422 `idempotency_key_reused`; only 2xx stored.
+ *   `POST /v1/merchants` without a key → 400 `missing_idempotency_key`.
+ * - Creations answer 201; `POST .../settlements/crypto` → `{ crypto: [created] }`; `PUT .../crypto/{id}`
+ *   (`{ destination }`) → the settlement; `409 settlement_asset_conflict` (atomic: nothing created).
+ * - `POST /v1/payments` → `{ id, paymentLink, status, referenceId, amount, expiresAt }`; `paymentLink`
+ *   is the portal URL. `POST /v1/merchant/payment` → `{ paymentId, gatewayUrl }`.
+ * - Payment option id = crypto settlement id of the merchant (`crypto_…`); default the first.
+ * - Cancel of a final payment → 409 `payment_not_cancellable`; gateway fetch on a non-`requires_action`
+ *   payment → 409 `payment_not_actionable`; merchant without settlements → 409 `no_payment_options`.
+ * - `rate_limited` is a 429 with `Retry-After` (seconds).
+ * - Every response has `Request-Id: req_…` and the version header echoing the pinned (or default) version.
+ *
+ * @module
+ */
+
+import type { RequestHandler } from "msw";
+import { createMswHandlers } from "./msw.js";
+import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
+
+export type { MockFaultHandle, MockFaultSpec, MockFaultType } from "./faults.js";
+export { MockServiceError } from "./model/errors.js";
+export type {
+  MockSeed,
+  MockSeedAccount,
+  MockSeedCryptoSettlement,
+  MockSeedFiatSettlement,
+  MockSeedMerchant,
+} from "./model/seed.js";
+export { DEFAULT_DESTINATION_ADDRESS, DEFAULT_LIVE_ASSET, DEFAULT_TEST_ASSET } from "./model/seed.js";
+export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/store.js";
+export type { MockTokenInfo } from "./model/tokens.js";
+export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./model/typed-data.js";
+export type {
+  MerchantStatus,
+  MockAccountInfo,
+  MockAccountKeys,
+  MockAmount,
+  MockAppCredentials,
+  MockCryptoSettlement,
+  MockFiatSettlement,
+  MockMerchantRecord,
+  MockPaymentInfo,
+  MockPaymentRecord,
+  MockRequestLogEntry,
+  Mode,
+  PaymentStatus,
+} from "./model/types.js";
+export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";
+export {
+  DEFAULT_CONTROL_PREFIX,
+  DEFAULT_MOCK_BASE_URL,
+  MOCK_DEFAULT_VERSION,
+  type MockService,
+  type MockServiceOptions,
+  type MockStateSnapshot,
+  type SimulateBuyerOptions,
+} from "./service.js";
+
+/** The mock service with MSW handlers. */
+export interface MockServiceWithHandlers extends MockService {
+  /** MSW 2 handlers answering every request to `baseUrl`: `setupServer(...service.handlers)`. */
+  readonly handlers: RequestHandler[];
+}
+
+/**
+ * Creates the mock service. With no options it has one account (keys in `service.keys`) with a
+ * test-mode merchant (`service.merchantId`) and a live-mode merchant (`service.liveMerchantId`),
+ * each with a USDC settlement, answering on `https://mock.merchant-payments.test`.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * server.listen();
+ * const res = await fetch(`${mock.baseUrl}/v1/merchants`, { headers: { "Api-Key": mock.keys.test } });
+ * ```
+ */
+export function createMockService(options: MockServiceOptions = {}): MockServiceWithHandlers {
+  const core = createMockServiceCore(options);
+  const handlers = createMswHandlers(() => core.service.baseUrl, core.dispatch);
+  return Object.defineProperty(core.service, "handlers", {
+    value: handlers,
+    enumerable: true,
+  }) as MockServiceWithHandlers;
+}

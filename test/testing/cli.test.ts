@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const root = resolve(__dirname, "../..");
+let child: ChildProcess | undefined;
+
+/** Signals the whole process group (npx → tsx → node): npx does not forward signals to its child. */
+function killGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (proc.pid !== undefined) process.kill(-proc.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+afterEach(() => {
+  if (child) killGroup(child, "SIGKILL");
+  child = undefined;
+});
+
+function startCli(args: string[]): Promise<{ out: string; proc: ChildProcess }> {
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn("npx", ["tsx", "src/testing/cli.ts", ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    child = proc;
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`CLI did not start in time:\n${out}\n${err}`)), 12_000);
+    proc.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("Press Ctrl+C")) {
+        clearTimeout(timer);
+        resolvePromise({ out, proc });
+      }
+    });
+    proc.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+}
+
+describe("merchant-payments-mock CLI", () => {
+  it("prints URL, keys, merchant id and control prefix, answers, and stops on SIGTERM", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mock-cli-"));
+    const seedFile = join(dir, "seed.json");
+    writeFileSync(
+      seedFile,
+      JSON.stringify({
+        accounts: [
+          {
+            keys: { test: "mock_test_cli", live: "mock_cli" },
+            merchants: [{ id: "mrch_cli", name: "CLI Shop" }],
+          },
+        ],
+      }),
+    );
+    const { out, proc } = await startCli(["--port", "0", "--poll-ms", "7", "--seed", seedFile]);
+    rmSync(dir, { recursive: true, force: true });
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+    const key = /test key:\s+(\S+)/.exec(out)?.[1];
+    const merchantId = /merchant id:\s+(mrch_\S+)/.exec(out)?.[1];
+    expect(url).toBeDefined();
+    expect(key).toBe("mock_test_cli");
+    expect(merchantId).toBe("mrch_cli");
+    expect(out).toMatch(/live key:\s+mock_/);
+    expect(out).toContain("/__mock");
+    const created = await fetch(`${url}/v1/payments`, {
+      method: "POST",
+      headers: { "Api-Key": key!, "Merchant-Id": merchantId!, "Content-Type": "application/json" },
+      body: JSON.stringify({ referenceId: "cli", amount: { unit: "iso4217/USD", value: "100" } }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const status = await fetch(`${url}/v1/payments/${id}/status`, {
+      headers: { "Api-Key": key!, "Merchant-Id": merchantId! },
+    });
+    expect(await status.json()).toEqual({ status: "requires_action", isFinal: false, pollInMs: 7 });
+    proc.removeAllListeners("exit");
+    const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+    killGroup(proc, "SIGTERM");
+    const code = await Promise.race([
+      exited,
+      new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 8000)),
+    ]);
+    expect(code).not.toBe("timeout");
+  }, 30_000);
+
+  it("refuses a non-loopback host", async () => {
+    await expect(startCli(["--port", "0", "--host", "0.0.0.0"])).rejects.toThrow(/loopback/);
+  }, 30_000);
+});
