@@ -64,7 +64,7 @@ export class Checkout extends APIResource {
    * accepted too, so a local site can receive the redirect. Not retried after a failure that may have reached the service unless you pass
    * `options.idempotencyKey`.
    */
-  create(input: CreateCheckoutInput, options?: RequestOptions): Promise<CreateCheckoutResponse> {
+  async create(input: CreateCheckoutInput, options?: RequestOptions): Promise<CreateCheckoutResponse> {
     return this.transport.request(
       {
         method: "POST",
@@ -78,7 +78,7 @@ export class Checkout extends APIResource {
   }
 
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
-  status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+  async status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
     return this.transport.request(
       {
         method: "GET",
@@ -91,7 +91,7 @@ export class Checkout extends APIResource {
   }
 
   /** Polls the checkout status until it is final. @throws {PollTimeoutError} when `options.timeoutMs` passes first. */
-  waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
+  async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
     return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
   }
 
@@ -108,13 +108,11 @@ export class Checkout extends APIResource {
    */
   async verifyReturn(params: VerifyReturnParams): Promise<CheckoutOutcome> {
     const paymentId = returnedPaymentId(params);
-    const requestOptions = { merchantId: params.merchantId };
-    const status = params.wait
-      ? await this.waitForFinal(paymentId, {
-          ...(params.wait === true ? {} : params.wait),
-          ...requestOptions,
-        })
-      : await this.status(paymentId, requestOptions);
+    const pollOptions = params.wait === true ? {} : params.wait || undefined;
+    const merchantId = params.merchantId ?? pollOptions?.merchantId;
+    const status = pollOptions
+      ? await this.waitForFinal(paymentId, { ...pollOptions, merchantId })
+      : await this.status(paymentId, { merchantId });
     const next = NEXT_STEP[status.status] ?? "keep_waiting";
     return { paymentId, status, next, fulfil: next === "fulfil" && status.isFinal };
   }

@@ -15,7 +15,7 @@ export class Gateway extends APIResource {
    * `walletRpc` action also carries its decoded EIP-712 typed data, with the hex quantities as bigint; action types
    * this SDK does not know are returned as the service sent them.
    */
-  fetchAction(
+  async fetchAction(
     paymentId: string,
     input?: FetchActionInput,
     options?: RequestOptions,

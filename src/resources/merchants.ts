@@ -18,7 +18,7 @@ export type ListMerchantsQuery = Record<string, string | number | boolean | unde
 /** The account's merchants: the entities that receive payments (one per brand, storefront or legal entity). */
 export class Merchants extends APIResource {
   /** Lists the account's merchants (`GET /v1/merchants`). Items are kept as the service sends them. */
-  list(query?: ListMerchantsQuery, options?: RequestOptions): Promise<ListMerchantsResponse> {
+  async list(query?: ListMerchantsQuery, options?: RequestOptions): Promise<ListMerchantsResponse> {
     return this.transport.request(
       { method: "GET", path: "/v1/merchants", query, response: listMerchantsResponseSchema },
       options,

@@ -23,7 +23,7 @@ export class Payments extends APIResource {
    * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
    * you pass `options.idempotencyKey`: a blind retry could create a second payment.
    */
-  create(input: CreatePaymentInput, options?: RequestOptions): Promise<CreatePaymentResponse> {
+  async create(input: CreatePaymentInput, options?: RequestOptions): Promise<CreatePaymentResponse> {
     return this.transport.request(
       {
         method: "POST",
@@ -37,7 +37,7 @@ export class Payments extends APIResource {
   }
 
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
-  status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+  async status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
     return this.transport.request(
       {
         method: "GET",
@@ -50,7 +50,7 @@ export class Payments extends APIResource {
   }
 
   /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
-  cancel(paymentId: string, options?: RequestOptions): Promise<CancellationResult> {
+  async cancel(paymentId: string, options?: RequestOptions): Promise<CancellationResult> {
     return this.transport.request(
       {
         method: "POST",
@@ -66,7 +66,7 @@ export class Payments extends APIResource {
    * Polls the status until it is final, following the service's `pollInMs` hint, and returns the final status.
    * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
    */
-  waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
+  async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
     return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
   }
 

@@ -15,7 +15,7 @@ import { APIResource } from "./resource.js";
 /** Where a merchant's funds go: crypto (an asset and a destination account on its chain) and fiat (bank) settlements. */
 export class Settlements extends APIResource {
   /** Lists the merchant's settlement destinations (`GET /v1/merchants/{merchantId}/settlements`). */
-  list(merchantId: string, options?: RequestOptions): Promise<SettlementsList> {
+  async list(merchantId: string, options?: RequestOptions): Promise<SettlementsList> {
     return this.transport.request(
       { method: "GET", path: settlementsPath(merchantId), response: settlementsListSchema },
       options,
@@ -28,7 +28,7 @@ export class Settlements extends APIResource {
    * already registered for the merchant fails with a `ConflictError` whose `code` is `settlement_asset_conflict`
    * (use `updateCrypto` to change its destination). The response body is not documented: it is returned as sent.
    */
-  createCrypto(
+  async createCrypto(
     merchantId: string,
     settlements: CreateCryptoSettlementsInput,
     options?: RequestOptions,
@@ -49,7 +49,7 @@ export class Settlements extends APIResource {
    * Changes the destination of a registered crypto settlement (`PUT …/settlements/crypto/{id}`), `id` being the
    * crypto settlement id (`crypto_…`). The response body is not documented: it is returned as sent.
    */
-  updateCrypto(
+  async updateCrypto(
     merchantId: string,
     settlementId: string,
     changes: UpdateCryptoSettlementInput,
