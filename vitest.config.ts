@@ -1,8 +1,19 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // Examples import the package by name, as users would; resolve it to the sources (no build needed).
+    alias: [
+      {
+        find: /^merchant-payments\/testing$/,
+        replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
+      },
+      { find: /^merchant-payments$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+    ],
+  },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 15_000,
     hookTimeout: 15_000,
     // Tests talk to MSW in process or to servers on 127.0.0.1 only.
