@@ -11,16 +11,7 @@ import {
 } from "../src/money.js";
 import { iso4217AmountInputSchema } from "../src/schemas/common.js";
 import { parseInput } from "../src/schemas/parse.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
+import { inputError } from "./helpers/assertions.js";
 
 describe("toMinorUnits", () => {
   it.each([

@@ -21,6 +21,9 @@ import {
   TimeoutError,
   UserAbortError,
 } from "../../src/index.js";
+import { failure } from "../helpers/assertions.js";
+import { testClient } from "../helpers/clients.js";
+import { CREATED_MERCHANT as CREATED, MERCHANT } from "../helpers/fixtures.js";
 import {
   apiError,
   BASE_URL,
@@ -31,32 +34,9 @@ import {
 } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-const MERCHANT = {
-  id: "mrch_1",
-  name: "Shop",
-  email: null,
-  status: "active",
-  iconUrl: null,
-  createdAt: "2026-02-19T10:00:00.000Z",
-  settlements: { crypto: [], fiat: [] },
-};
-const CREATED = {
-  merchant: { id: "mrch_1", name: "Shop", email: null, status: "active", createdAt: MERCHANT.createdAt },
-};
+/** Retry-After up to 50 ms is honoured, so that the tests can see it uncapped. */
 const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 50 };
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({ apiKey: TEST_KEY, baseUrl: BASE_URL, retry: FAST_RETRY, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const client = (options: ClientOptions = {}) => testClient({ retry: FAST_RETRY, ...options });
 
 describe("headers", () => {
   it("sends the API key, Accept and a User-Agent naming the SDK and its version", async () => {
@@ -117,7 +97,7 @@ describe("headers", () => {
   });
 
   it("refuses a per-call version without a version header name, before sending", async () => {
-    const error = await failure(client().merchants.retrieve("mrch_1", { apiVersion: "2026-02-19" }));
+    const error = await failure(() => client().merchants.retrieve("mrch_1", { apiVersion: "2026-02-19" }));
     expect(error).toBeInstanceOf(InputValidationError);
     expect((error as InputValidationError).field).toBe("options.apiVersion");
     expect(mock.requests).toHaveLength(0);
@@ -140,7 +120,7 @@ describe("headers", () => {
     await client().merchants.retrieve("../payments?x=1#y");
     expect(mock.requests[0]?.url.pathname).toBe("/v1/merchants/..%2Fpayments%3Fx%3D1%23y");
     for (const bad of ["", "..", "."]) {
-      expect(await failure(client().merchants.retrieve(bad))).toBeInstanceOf(InputValidationError);
+      expect(await failure(() => client().merchants.retrieve(bad))).toBeInstanceOf(InputValidationError);
     }
     expect(mock.requests).toHaveLength(1);
   });
@@ -175,7 +155,7 @@ describe("error mapping", () => {
           { status, headers: { "Request-Id": "req_9" } },
         ),
       );
-      const error = await failure(client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+      const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
       expect(error).toBeInstanceOf(Class);
       expect(error).toBeInstanceOf(APIError);
       expect(error).toBeInstanceOf(MerchantPaymentsError);
@@ -197,7 +177,7 @@ describe("error mapping", () => {
     ["JSON without a code", '{"error":"x"}', "application/json"],
   ])("still gives a typed error with the status for %s", async (_label, body, type) => {
     mock.respond(() => new HttpResponse(body, { status: 502, headers: { "Content-Type": type } }));
-    const error = await failure(client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).toMatchObject({ status: 502, code: undefined });
     if (body) expect((error as APIError).rawBody).toBe(body);
@@ -205,7 +185,7 @@ describe("error mapping", () => {
 
   it("rejects a 2xx body of the wrong shape with the raw body and the issues", async () => {
     mock.respond(json({ merchant: { ...MERCHANT, id: 42 } }));
-    const error = await failure(client().merchants.retrieve("mrch_1"));
+    const error = await failure(() => client().merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(ResponseValidationError);
     const { rawBody, issues } = error as ResponseValidationError;
     expect(rawBody).toEqual({ merchant: { ...MERCHANT, id: 42 } });
@@ -214,7 +194,7 @@ describe("error mapping", () => {
 
   it("rejects a 2xx body that is not JSON", async () => {
     mock.respond(() => new HttpResponse("<html>", { status: 200 }));
-    const error = await failure(client().merchants.retrieve("mrch_1"));
+    const error = await failure(() => client().merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).rawBody).toBe("<html>");
   });
@@ -241,20 +221,20 @@ describe("retries", () => {
 
   it("gives up after maxRetries with the last error", async () => {
     mock.respond(apiError(500, "internal"));
-    const error = await failure(client({ maxRetries: 2 }).merchants.retrieve("mrch_1"));
+    const error = await failure(() => client({ maxRetries: 2 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(InternalServerError);
     expect(mock.requests).toHaveLength(3);
   });
 
   it("honours a per-call maxRetries", async () => {
     mock.respond(apiError(500, "internal"));
-    await failure(client({ maxRetries: 5 }).merchants.retrieve("mrch_1", { maxRetries: 1 }));
+    await failure(() => client({ maxRetries: 5 }).merchants.retrieve("mrch_1", { maxRetries: 1 }));
     expect(mock.requests).toHaveLength(2);
   });
 
   it("does not retry a 4xx that another attempt cannot fix", async () => {
     mock.respond(apiError(400, "bad_request"), json({ merchant: MERCHANT }));
-    expect(await failure(client().merchants.retrieve("mrch_1"))).toBeInstanceOf(BadRequestError);
+    expect(await failure(() => client().merchants.retrieve("mrch_1"))).toBeInstanceOf(BadRequestError);
     expect(mock.requests).toHaveLength(1);
   });
 
@@ -304,7 +284,7 @@ describe("retries", () => {
   it("backs off exponentially with jitter, within the policy's bounds", async () => {
     const retries: RetryEvent[] = [];
     mock.respond(apiError(500, "x"));
-    await failure(
+    await failure(() =>
       client({
         maxRetries: 3,
         retry: { baseDelayMs: 4, maxDelayMs: 10, maxRetryAfterMs: 50 },
@@ -327,7 +307,7 @@ describe("timeouts and abort", () => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await failure(client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
+    const error = await failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ timeoutMs: 30, method: "GET", path: "/v1/merchants/mrch_1" });
     expect(mock.requests).toHaveLength(2);
@@ -338,7 +318,7 @@ describe("timeouts and abort", () => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await failure(
+    const error = await failure(() =>
       client({ timeoutMs: 60_000, maxRetries: 0 }).merchants.retrieve("mrch_1", { timeoutMs: 20 }),
     );
     expect(error).toBeInstanceOf(TimeoutError);
@@ -350,7 +330,7 @@ describe("timeouts and abort", () => {
       return HttpResponse.json({});
     });
     const controller = new AbortController();
-    const pending = failure(client().merchants.retrieve("mrch_1", { signal: controller.signal }));
+    const pending = failure(() => client().merchants.retrieve("mrch_1", { signal: controller.signal }));
     await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
@@ -360,7 +340,7 @@ describe("timeouts and abort", () => {
     mock.respond(apiError(503, "x", { "Retry-After": "3600" }));
     const controller = new AbortController();
     const slow = client({ retry: { ...FAST_RETRY, maxRetryAfterMs: 60_000 } });
-    const pending = failure(slow.merchants.retrieve("mrch_1", { signal: controller.signal }));
+    const pending = failure(() => slow.merchants.retrieve("mrch_1", { signal: controller.signal }));
     await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
@@ -368,14 +348,14 @@ describe("timeouts and abort", () => {
   });
 
   it("sends nothing when the signal is already aborted", async () => {
-    const error = await failure(client().merchants.retrieve("mrch_1", { signal: AbortSignal.abort() }));
+    const error = await failure(() => client().merchants.retrieve("mrch_1", { signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(UserAbortError);
     expect(mock.requests).toHaveLength(0);
   });
 
   it("reports a connection that never comes up as ConnectionError", async () => {
     mock.respond(networkError());
-    const error = await failure(client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(ConnectionError);
   });
 });
@@ -388,7 +368,7 @@ describe("per-call options are checked before sending", () => {
     [{ apiVersion: "v2" }, "options.apiVersion"],
     [{ headers: { "x-a": "line\nbreak" } }, "options.headers.x-a"],
   ])("%o is refused on %s", async (options, field) => {
-    const error = await failure(
+    const error = await failure(() =>
       client({ versionHeader: "Acme-Version" }).merchants.retrieve("mrch_1", options),
     );
     expect(error).toBeInstanceOf(InputValidationError);
@@ -424,9 +404,9 @@ describe("the API key never leaks", () => {
     ];
     for (const answer of answers) {
       mock.respond(answer);
-      errors.push(await failure(leaky.merchants.retrieve("mrch_1")));
+      errors.push(await failure(() => leaky.merchants.retrieve("mrch_1")));
     }
-    errors.push(await failure(leaky.merchants.retrieve("")));
+    errors.push(await failure(() => leaky.merchants.retrieve("")));
     const texts = [
       inspect(leaky, { depth: 10, showHidden: true }),
       JSON.stringify(leaky),

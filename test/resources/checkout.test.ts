@@ -3,51 +3,17 @@ import {
   CheckoutReturnError,
   type ClientOptions,
   type CreateCheckoutInput,
-  InputValidationError,
-  MerchantPaymentsClient,
   NotFoundError,
   type VerifyReturnParams,
 } from "../../src/index.js";
+import { failure, refusedBeforeSending } from "../helpers/assertions.js";
+import { DEFAULT_MERCHANT_ID as MERCHANT_ID, testClient } from "../helpers/clients.js";
+import { final, pending, SUCCEEDED } from "../helpers/fixtures.js";
 import { apiError, BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-const MERCHANT_ID = "mrch_default";
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    merchantId: MERCHANT_ID,
-    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
-
-async function inputError(call: () => Promise<unknown>): Promise<InputValidationError> {
-  const error = await failure(call);
-  expect(error).toBeInstanceOf(InputValidationError);
-  expect(mock.requests).toHaveLength(0);
-  return error as InputValidationError;
-}
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const SUCCEEDED = {
-  status: "succeeded",
-  isFinal: true,
-  pollInMs: null,
-  info: { txId: "test:pay_1", optionAmount: { unit: `caip19/${USDC_BASE}`, value: "10500000" } },
-};
-const final = (status: string) => ({ status, isFinal: true, pollInMs: null });
-const pending = (status: string, pollInMs: number | null = 5) => ({ status, isFinal: false, pollInMs });
+const client = (options: ClientOptions = {}) => testClient({ merchantId: MERCHANT_ID, ...options });
+const inputError = (call: () => Promise<unknown>) => refusedBeforeSending(call, mock.requests);
 
 const AMOUNT = { unit: "iso4217/EUR", value: "999" };
 const URLS = {
@@ -138,7 +104,7 @@ describe("checkout.status", () => {
   });
 
   it("encodes the payment id", async () => {
-    mock.respond(json(pending("processing")));
+    mock.respond(json(pending("processing", 5)));
     await client().checkout.status("pay/1?#");
     expect(mock.requests[0]?.url.pathname).toBe("/v1/merchant/payment/pay%2F1%3F%23/status");
   });
@@ -186,9 +152,9 @@ describe("checkout.verifyReturn", () => {
     [final("failed"), "show_error"],
     [final("expired"), "show_expiry"],
     [final("cancelled"), "show_cancelled"],
-    [pending("processing"), "keep_waiting"],
-    [pending("requires_action"), "keep_waiting"],
-    [pending("on_hold"), "keep_waiting"],
+    [pending("processing", 5), "keep_waiting"],
+    [pending("requires_action", 5), "keep_waiting"],
+    [pending("on_hold", 5), "keep_waiting"],
   ])("maps %j to next %s without fulfilling", async (status, next) => {
     mock.respond(json(status));
     const outcome = await verify({ url: `${URLS.successUrl}?payment_id=pay_1`, expectedPaymentId: "pay_1" });

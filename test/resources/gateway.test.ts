@@ -1,70 +1,30 @@
 import { describe, expect, it } from "vitest";
 import {
   type Action,
-  type ClientOptions,
   type FetchActionInput,
   InputValidationError,
   isWalletRpcAction,
-  MerchantPaymentsClient,
   ResponseValidationError,
 } from "../../src/index.js";
-import { BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { failure } from "../helpers/assertions.js";
+import { testClient as client } from "../helpers/clients.js";
+import { usdcOnBaseTypedData } from "../helpers/fixtures.js";
+import { BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 const FETCH_PATH = "/v1/gateway/payment/pay_1/fetch";
 const BUYER = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const MERCHANT_WALLET = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
-const USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const NONCE = "0x8f3c1b0a6e2d4c5b9a7f1e3d2c4b6a8f0e1d3c5b7a9f2e4d6c8b0a1f3e5d7c9b";
 
 /** EIP-3009 `receiveWithAuthorization` typed data for 1 USDC on Base, as a wallet would sign it. */
-const TYPED_DATA = {
-  types: {
-    EIP712Domain: [
-      { name: "name", type: "string" },
-      { name: "version", type: "string" },
-      { name: "chainId", type: "uint256" },
-      { name: "verifyingContract", type: "address" },
-    ],
-    ReceiveWithAuthorization: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" },
-    ],
-  },
-  primaryType: "ReceiveWithAuthorization",
-  domain: { name: "USD Coin", version: "2", chainId: "0x2105", verifyingContract: USDC_BASE },
-  message: {
-    from: BUYER,
-    to: MERCHANT_WALLET,
-    value: "0xf4240",
-    validAfter: "0x0",
-    validBefore: "0x699f1a80",
-    nonce: NONCE,
-  },
-};
+const TYPED_DATA = usdcOnBaseTypedData({
+  from: BUYER,
+  to: MERCHANT_WALLET,
+  validBefore: 0x699f1a80,
+  nonce: NONCE,
+});
 
 const WALLET_RPC = {
   type: "walletRpc",

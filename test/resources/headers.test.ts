@@ -2,55 +2,19 @@ import { describe, expect, it } from "vitest";
 import {
   type ClientOptions,
   InputValidationError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   type RequestOptions,
 } from "../../src/index.js";
-import { BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { failure } from "../helpers/assertions.js";
+import { DEFAULT_MERCHANT_ID as DEFAULT_MERCHANT, testClient } from "../helpers/clients.js";
+import { CANCELLED, CREATED_MERCHANT, DEST_BASE, MERCHANT, pending, USDC_BASE } from "../helpers/fixtures.js";
+import { json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
 
-const DEFAULT_MERCHANT = "mrch_default";
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const FAST_RETRY = { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 };
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    merchantId: DEFAULT_MERCHANT,
-    retry: FAST_RETRY,
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const DEST_BASE = "eip155:8453:0x1111111111111111111111111111111111111111";
-const CREATED_AT = "2026-02-19T10:00:00.000Z";
-const MERCHANT = {
-  id: "mrch_1",
-  name: "Shop",
-  email: null,
-  status: "active",
-  iconUrl: null,
-  createdAt: CREATED_AT,
-  settlements: { crypto: [], fiat: [] },
-};
-const PROCESSING = { status: "processing", isFinal: false, pollInMs: 1000 };
-const CANCELLED = {
-  cancelledAt: CREATED_AT,
-  cancelledReason: "cancelled_by_merchant",
-  paymentId: "pay_1",
-  status: "cancelled",
-};
+const client = (options: ClientOptions = {}) => testClient({ merchantId: DEFAULT_MERCHANT, ...options });
+const PROCESSING = pending("processing", 1000);
 const AMOUNT = { unit: "iso4217/USD", value: "1050" };
 const URLS = { successUrl: "https://shop.example/ok", errorUrl: "https://shop.example/ko" };
 
@@ -81,9 +45,7 @@ const OPERATIONS: Operation[] = [
     hasBody: true,
     alwaysIdempotent: true,
     call: (c, o) => c.merchants.create({ name: "Shop" }, o),
-    answer: json({
-      merchant: { id: "mrch_1", name: "Shop", email: null, status: "active", createdAt: CREATED_AT },
-    }),
+    answer: json(CREATED_MERCHANT),
   },
   {
     name: "merchants.retrieve",

@@ -1,45 +1,15 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ClientOptions,
-  ConflictError,
-  InputValidationError,
-  MerchantPaymentsClient,
-  NotFoundError,
-} from "../../src/index.js";
-import { apiError, BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { ConflictError, type MerchantPaymentsClient, NotFoundError } from "../../src/index.js";
+import { failure, refusedBeforeSending } from "../helpers/assertions.js";
+import { testClient as client } from "../helpers/clients.js";
+import { MERCHANT as BARE_MERCHANT, CREATED_AT, DEST_BASE, USDC_BASE } from "../helpers/fixtures.js";
+import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
-
-async function inputError(call: () => Promise<unknown>): Promise<InputValidationError> {
-  const error = await failure(call);
-  expect(error).toBeInstanceOf(InputValidationError);
-  expect(mock.requests).toHaveLength(0);
-  return error as InputValidationError;
-}
+const inputError = (call: () => Promise<unknown>) => refusedBeforeSending(call, mock.requests);
 
 const body = (index = 0) => JSON.parse(mock.requests[index]?.body ?? "null") as unknown;
 
-const CREATED_AT = "2026-02-19T10:00:00.000Z";
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const DEST_BASE = "eip155:8453:0x1111111111111111111111111111111111111111";
 const USDC_ETH = "eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
 const DEST_ETH = "eip155:1:0x2222222222222222222222222222222222222222";
 const SOLANA_CHAIN = "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp";
@@ -49,12 +19,9 @@ const DEST_SOL = `${SOLANA_CHAIN}:7S3P4HxJpyyigGzodYwHtCxZyUQe9JiBMHyRWXArAaKv`;
 const CRYPTO = { id: "crypto_1", asset: USDC_BASE, destination: DEST_BASE };
 const FIAT = { id: "fiat_1", status: "verified", bankType: "iban" };
 const MERCHANT = {
-  id: "mrch_1",
-  name: "Shop",
+  ...BARE_MERCHANT,
   email: "billing@shop.example",
-  status: "active",
   iconUrl: "https://cdn.shop.example/logo.png",
-  createdAt: CREATED_AT,
   settlements: { crypto: [CRYPTO], fiat: [FIAT] },
 };
 

@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  fromMinorUnits,
-  InputValidationError,
-  MerchantPaymentsClient,
-  money,
-  toMinorUnits,
-} from "../../src/index.js";
+import { fromMinorUnits, MerchantPaymentsClient, money, toMinorUnits } from "../../src/index.js";
+import { inputError } from "../helpers/assertions.js";
 import { BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError");
-}
 
 describe("money helpers (public exports)", () => {
   it("convert with each currency's own digits, both ways", () => {

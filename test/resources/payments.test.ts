@@ -2,49 +2,19 @@ import { describe, expect, it } from "vitest";
 import {
   type ClientOptions,
   type CreatePaymentInput,
-  InputValidationError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   NotFoundError,
   ResponseValidationError,
 } from "../../src/index.js";
-import { apiError, BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { failure, refusedBeforeSending } from "../helpers/assertions.js";
+import { DEFAULT_MERCHANT_ID as MERCHANT_ID, testClient } from "../helpers/clients.js";
+import { CANCELLED, SUCCEEDED, USDC_BASE } from "../helpers/fixtures.js";
+import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-const MERCHANT_ID = "mrch_default";
+const client = (options: ClientOptions = {}) => testClient({ merchantId: MERCHANT_ID, ...options });
+const inputError = (call: () => Promise<unknown>) => refusedBeforeSending(call, mock.requests);
 
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    merchantId: MERCHANT_ID,
-    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
-
-async function inputError(call: () => Promise<unknown>): Promise<InputValidationError> {
-  const error = await failure(call);
-  expect(error).toBeInstanceOf(InputValidationError);
-  expect(mock.requests).toHaveLength(0);
-  return error as InputValidationError;
-}
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const SUCCEEDED = {
-  status: "succeeded",
-  isFinal: true,
-  pollInMs: null,
-  info: { txId: "test:pay_1", optionAmount: { unit: `caip19/${USDC_BASE}`, value: "10500000" } },
-};
 const AMOUNT = { unit: "iso4217/USD", value: "1050" };
 
 describe("payments.create", () => {
@@ -232,12 +202,7 @@ describe("payments.status", () => {
 
 describe("payments.cancel", () => {
   it("POSTs to /v1/payments/{id}/cancel without a body and returns the cancellation", async () => {
-    const answer = {
-      cancelledAt: "2026-02-19T10:00:00.000Z",
-      cancelledReason: "cancelled_by_merchant",
-      paymentId: "pay_1",
-      status: "cancelled",
-    };
+    const answer = CANCELLED;
     mock.respond(json(answer));
     const result = await client().payments.cancel("pay_1");
     const [request] = mock.requests;
@@ -250,13 +215,7 @@ describe("payments.cancel", () => {
   });
 
   it("keeps an unknown cancellation reason and extra fields", async () => {
-    const answer = {
-      cancelledAt: "2026-02-19T10:00:00.000Z",
-      cancelledReason: "cancelled_by_fraud_check",
-      paymentId: "pay_1",
-      status: "cancelled",
-      refund: null,
-    };
+    const answer = { ...CANCELLED, cancelledReason: "cancelled_by_fraud_check", refund: null };
     mock.respond(json(answer));
     expect(await client().payments.cancel("pay_1")).toEqual(answer);
   });

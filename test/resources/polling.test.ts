@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   type ClientOptions,
   InputValidationError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   NotFoundError,
   type PaymentStatusResult,
   type PollOptions,
@@ -11,39 +11,15 @@ import {
   ResponseValidationError,
   UserAbortError,
 } from "../../src/index.js";
-import {
-  apiError,
-  BASE_URL,
-  json,
-  networkError,
-  TEST_KEY,
-  useRecordingServer,
-} from "../helpers/recording-server.js";
+import { failure } from "../helpers/assertions.js";
+import { DEFAULT_MERCHANT_ID as MERCHANT_ID, testClient } from "../helpers/clients.js";
+import { final, pending, SUCCEEDED } from "../helpers/fixtures.js";
+import { apiError, json, networkError, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-const MERCHANT_ID = "mrch_default";
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** Lets pending timers and requests run, to show that nothing more is sent. */
 const settle = (ms = 30) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const SUCCEEDED = {
-  status: "succeeded",
-  isFinal: true,
-  pollInMs: null,
-  info: { txId: "test:pay_1", optionAmount: { unit: `caip19/${USDC_BASE}`, value: "10500000" } },
-};
-const pending = (status: string, pollInMs: number | null = 1) => ({ status, isFinal: false, pollInMs });
-const final = (status: string) => ({ status, isFinal: true, pollInMs: null });
 
 /** Both status operations poll the same way, each on its own path. */
 const FLOWS = [
@@ -59,12 +35,9 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   /** A client recording when each attempt starts; no transport-level retries, so polling does the waiting. */
   function setup(options: ClientOptions = {}) {
     const startedAt: number[] = [];
-    const client = new MerchantPaymentsClient({
-      apiKey: TEST_KEY,
-      baseUrl: BASE_URL,
+    const client = testClient({
       merchantId: MERCHANT_ID,
       maxRetries: 0,
-      retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
       hooks: { onRequest: () => startedAt.push(performance.now()) },
       ...options,
     });

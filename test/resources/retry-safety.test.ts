@@ -3,45 +3,21 @@ import {
   type ClientOptions,
   ConnectionError,
   InternalServerError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   RateLimitError,
   type RequestOptions,
   type RetryEvent,
 } from "../../src/index.js";
-import {
-  apiError,
-  BASE_URL,
-  json,
-  networkError,
-  TEST_KEY,
-  useRecordingServer,
-} from "../helpers/recording-server.js";
+import { failure } from "../helpers/assertions.js";
+import { testClient } from "../helpers/clients.js";
+import { CANCELLED, CREATED_MERCHANT, DEST_BASE, pending, USDC_BASE } from "../helpers/fixtures.js";
+import { apiError, json, networkError, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
-
-function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: TEST_KEY,
-    baseUrl: BASE_URL,
-    merchantId: "mrch_1",
-    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 20 },
-    ...options,
-  });
-}
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
+const client = (options: ClientOptions = {}) => testClient({ merchantId: "mrch_1", ...options });
 
 const AMOUNT = { unit: "iso4217/USD", value: "1050" };
 const URLS = { successUrl: "https://shop.example/ok", errorUrl: "https://shop.example/ko" };
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-const DEST_BASE = "eip155:8453:0x1111111111111111111111111111111111111111";
 
 type Call = (c: MerchantPaymentsClient, options?: RequestOptions) => Promise<unknown>;
 
@@ -57,16 +33,7 @@ const UNKEYED_POSTS: Array<[string, Call, () => Response]> = [
     (c, o) => c.checkout.create({ referenceId: "order-1", amount: AMOUNT, ...URLS }, o),
     json({ paymentId: "pay_1", gatewayUrl: "https://portal.example/pay_1" }),
   ],
-  [
-    "payments.cancel",
-    (c, o) => c.payments.cancel("pay_1", o),
-    json({
-      cancelledAt: "t",
-      cancelledReason: "cancelled_by_merchant",
-      paymentId: "pay_1",
-      status: "cancelled",
-    }),
-  ],
+  ["payments.cancel", (c, o) => c.payments.cancel("pay_1", o), json(CANCELLED)],
   [
     "gateway.fetchAction",
     (c, o) => c.gateway.fetchAction("pay_1", { optionId: "opt_1" }, o),
@@ -141,16 +108,8 @@ describe.each(UNKEYED_POSTS)("%s", (_name, call, ok) => {
 
 describe("operations that are safe to repeat are retried after a 503 and a dropped connection", () => {
   const SAFE: Array<[string, Call, () => Response]> = [
-    [
-      "payments.status",
-      (c) => c.payments.status("pay_1"),
-      json({ status: "processing", isFinal: false, pollInMs: 1 }),
-    ],
-    [
-      "checkout.status",
-      (c) => c.checkout.status("pay_1"),
-      json({ status: "processing", isFinal: false, pollInMs: 1 }),
-    ],
+    ["payments.status", (c) => c.payments.status("pay_1"), json(pending("processing", 1))],
+    ["checkout.status", (c) => c.checkout.status("pay_1"), json(pending("processing", 1))],
     ["merchants.list", (c) => c.merchants.list(), json({ data: [] })],
     ["settlements.list", (c) => c.settlements.list("mrch_1"), json({ fiat: [], crypto: [] })],
     [
@@ -158,11 +117,7 @@ describe("operations that are safe to repeat are retried after a 503 and a dropp
       (c) => c.settlements.updateCrypto("mrch_1", "crypto_1", { destination: DEST_BASE }),
       json({}),
     ],
-    [
-      "merchants.create (automatic key)",
-      (c) => c.merchants.create({ name: "Shop" }),
-      json({ merchant: { id: "mrch_1", name: "Shop", email: null, status: "active", createdAt: "t" } }),
-    ],
+    ["merchants.create (automatic key)", (c) => c.merchants.create({ name: "Shop" }), json(CREATED_MERCHANT)],
     [
       "settlements.createCrypto (automatic key)",
       (c) => c.settlements.createCrypto("mrch_1", [{ asset: USDC_BASE, destination: DEST_BASE }]),

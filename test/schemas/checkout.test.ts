@@ -1,21 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
 import {
   type CreateCheckoutInput,
   createCheckoutResponseSchema,
   parseResponse,
   toCreateCheckoutBody,
 } from "../../src/schemas/index.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
+import { inputError } from "../helpers/assertions.js";
 
 const base = { referenceId: "order-1", amount: { unit: "iso4217/EUR", value: "999" } };
 const urls = { successUrl: "https://shop.example/ok?order=1", errorUrl: "https://shop.example/ko" };

@@ -13,18 +13,8 @@ import {
   parseCaip19,
   parseInput,
 } from "../../src/schemas/index.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+import { inputError } from "../helpers/assertions.js";
+import { USDC_BASE } from "../helpers/fixtures.js";
 
 describe("CAIP parse helpers", () => {
   it("splits a CAIP-2 chain id", () => {

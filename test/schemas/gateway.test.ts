@@ -1,5 +1,4 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
 import {
   type Action,
   type FetchActionInput,
@@ -11,51 +10,16 @@ import {
   toFetchActionBody,
   toQuantity,
 } from "../../src/schemas/index.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
+import { inputError } from "../helpers/assertions.js";
+import { usdcOnBaseTypedData } from "../helpers/fixtures.js";
 
 const SIGNER = "0x1111111111111111111111111111111111111111";
-const typedData = {
-  domain: {
-    name: "USD Coin",
-    version: "2",
-    chainId: "0x2105",
-    verifyingContract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
-  },
-  types: {
-    EIP712Domain: [
-      { name: "name", type: "string" },
-      { name: "version", type: "string" },
-      { name: "chainId", type: "uint256" },
-      { name: "verifyingContract", type: "address" },
-    ],
-    ReceiveWithAuthorization: [
-      { name: "from", type: "address" },
-      { name: "to", type: "address" },
-      { name: "value", type: "uint256" },
-      { name: "validAfter", type: "uint256" },
-      { name: "validBefore", type: "uint256" },
-      { name: "nonce", type: "bytes32" },
-    ],
-  },
-  primaryType: "ReceiveWithAuthorization",
-  message: {
-    from: SIGNER,
-    to: "0x2222222222222222222222222222222222222222",
-    value: "0xf4240",
-    validAfter: "0x0",
-    validBefore: "0x6995c0c0",
-    nonce: `0x${"ff".repeat(32)}`,
-  },
-};
+const typedData = usdcOnBaseTypedData({
+  from: SIGNER,
+  to: "0x2222222222222222222222222222222222222222",
+  validBefore: 0x6995c0c0,
+  nonce: `0x${"ff".repeat(32)}`,
+});
 
 function walletRpc(params: unknown[], extra: Record<string, unknown> = {}) {
   return {

@@ -1,5 +1,4 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
 import {
   type CreateMerchantInput,
   createMerchantResponseSchema,
@@ -9,16 +8,7 @@ import {
   retrieveMerchantResponseSchema,
   toCreateMerchantBody,
 } from "../../src/schemas/index.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
+import { inputError } from "../helpers/assertions.js";
 
 describe("merchant create input", () => {
   it("maps { name, email } to the wire body, trimmed", () => {

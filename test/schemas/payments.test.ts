@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
 import {
   type CreatePaymentInput,
   cancellationResultSchema,
@@ -14,16 +13,7 @@ import {
   TERMINAL_PAYMENT_STATUSES,
   toCreatePaymentBody,
 } from "../../src/schemas/index.js";
-
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
+import { inputError } from "../helpers/assertions.js";
 
 describe("payment create input", () => {
   it("maps to { referenceId, amount }", () => {

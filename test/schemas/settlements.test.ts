@@ -1,6 +1,5 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
 import {
   type CreateCryptoSettlementsInput,
   createCryptoSettlementsResponseSchema,
@@ -10,18 +9,9 @@ import {
   toUpdateCryptoSettlementBody,
   type UpdateCryptoSettlementInput,
 } from "../../src/schemas/index.js";
+import { inputError } from "../helpers/assertions.js";
+import { USDC_BASE } from "../helpers/fixtures.js";
 
-function inputError(fn: () => unknown): InputValidationError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
-  }
-  throw new Error("expected an InputValidationError, nothing was thrown");
-}
-
-const USDC_BASE = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const USDC_ETH = "eip155:1/erc20:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
 const WALLET_BASE = "eip155:8453:0x1111111111111111111111111111111111111111";
 const WALLET_ETH = "eip155:1:0x1111111111111111111111111111111111111111";
