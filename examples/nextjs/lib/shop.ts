@@ -1,0 +1,51 @@
+/**
+ * Server-only helpers of the Next.js example: one SDK client per process, and the order store.
+ *
+ * Only route handlers (server code) import this module. Never import it from a client component: the API key
+ * would end up in the browser bundle (the SDK refuses to run in a browser page anyway).
+ *
+ * @module
+ */
+import { MerchantPaymentsClient } from "merchant-payments";
+
+let client: MerchantPaymentsClient | undefined;
+
+/** The shared client, configured from `MERCHANT_PAYMENTS_API_KEY`, `…_BASE_URL` and `…_MERCHANT_ID`. */
+export function paymentsClient(): MerchantPaymentsClient {
+  client ??= new MerchantPaymentsClient();
+  return client;
+}
+
+/** Public origin of the site, for the return URLs (https against the real service). */
+export function publicUrl(): string {
+  const url = process.env.PUBLIC_URL;
+  if (!url) throw new Error("Set PUBLIC_URL to the site's public origin, e.g. https://shop.example");
+  return url.replace(/\/+$/, "");
+}
+
+/** An order of the shop. */
+export interface Order {
+  id: string;
+  amount: string;
+  currency: string;
+  /** The checkout payment created for the order. */
+  paymentId: string | null;
+  status: "awaiting_payment" | "paid" | "payment_failed" | "payment_expired" | "cancelled";
+}
+
+/**
+ * The orders. An in-memory map stands in for your database here: it is per process, so it does not survive a
+ * restart and is not shared between serverless instances.
+ */
+export const orders = new Map<string, Order>();
+
+/** Ships an order. Called once per order, after the service confirmed the payment succeeded. */
+export async function fulfil(order: Order): Promise<void> {
+  console.log(`fulfilling ${order.id} (${order.amount} ${order.currency}, payment ${order.paymentId})`);
+}
+
+/** Forgets every client and order (tests). */
+export function resetShop(): void {
+  client = undefined;
+  orders.clear();
+}

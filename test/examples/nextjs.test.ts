@@ -1,0 +1,71 @@
+import { createMockService } from "merchant-payments/testing";
+import { setupServer } from "msw/node";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET } from "../../examples/nextjs/app/api/checkout/return/route.js";
+import { POST } from "../../examples/nextjs/app/api/checkout/route.js";
+import { orders, resetShop } from "../../examples/nextjs/lib/shop.js";
+
+// The route handlers are plain (Request) => Promise<Response> functions: call them as Next.js would.
+const mock = createMockService({ pollInMs: 20 });
+const msw = setupServer(...mock.handlers);
+
+beforeAll(() => msw.listen({ onUnhandledRequest: "error" }));
+beforeEach(() => {
+  vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", mock.keys.test);
+  vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", mock.baseUrl);
+  vi.stubEnv("MERCHANT_PAYMENTS_MERCHANT_ID", mock.merchantId);
+  vi.stubEnv("PUBLIC_URL", "https://shop.example");
+  vi.spyOn(console, "log").mockImplementation(() => {});
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  resetShop();
+  mock.reset();
+});
+afterAll(() => msw.close());
+
+async function checkout(body: BodyInit, type: string) {
+  const res = await POST(
+    new Request("https://shop.example/api/checkout", {
+      method: "POST",
+      headers: { "content-type": type },
+      body,
+    }),
+  );
+  return { res, payment: mock.payments.at(-1) };
+}
+
+describe("examples/nextjs route handlers", () => {
+  it("POST /api/checkout (a form post) redirects to the portal; the verified return fulfils", async () => {
+    const { res, payment } = await checkout(
+      new URLSearchParams({ amount: "9.50", currency: "USD" }),
+      "application/x-www-form-urlencoded",
+    );
+    if (!payment) throw new Error("no payment created");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toContain(payment.id);
+    expect(payment.amount.value).toBe("950");
+
+    const back = mock.simulateBuyer(payment.id, { outcome: "success" }) ?? "";
+    expect(back).toMatch(
+      /^https:\/\/shop\.example\/api\/checkout\/return\?order=.*&landed=success&payment_id=/,
+    );
+    const page = await GET(new Request(back));
+    expect(page.status).toBe(200);
+    expect(orders.get(payment.referenceId)?.status).toBe("paid");
+  });
+
+  it("a forged return does not fulfil", async () => {
+    const { payment } = await checkout(JSON.stringify({ amount: "5", currency: "EUR" }), "application/json");
+    if (!payment) throw new Error("no payment created");
+    const forged = `https://shop.example/api/checkout/return?order=${payment.referenceId}&payment_id=pay_forged`;
+    expect((await GET(new Request(forged))).status).toBe(400);
+    expect(orders.get(payment.referenceId)?.status).toBe("awaiting_payment");
+  });
+
+  it("a bad amount is a 400 and nothing is sent", async () => {
+    const { res } = await checkout(JSON.stringify({ amount: "abc", currency: "USD" }), "application/json");
+    expect(res.status).toBe(400);
+    expect(mock.requests).toEqual([]);
+  });
+});
