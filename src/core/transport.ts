@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from "ky";
+import ky, { type KyInstance, type Options } from "ky";
 import { v4 as uuidv4 } from "uuid";
 import type * as z from "zod/mini";
 import {
@@ -67,6 +67,13 @@ export interface Operation<S extends Schema> {
   idempotencyKey?: "always";
 }
 
+/** The key under which a call's own URL and init travel through ky to its `fetch` (ky forwards unknown options). */
+const WIRE = "merchantPaymentsWire";
+interface WireRequest {
+  url: string;
+  init: RequestInit;
+}
+
 /** Methods that HTTP defines as idempotent: repeating them cannot create a second resource. */
 const IDEMPOTENT_METHODS = new Set<string>(["GET", "PUT"]);
 /** Headers the SDK alone sets: a caller's `headers` option cannot add a second credential or replace these. */
@@ -106,11 +113,19 @@ export class Transport {
     this.#config = config;
     // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
     // (`rate_limited` has no fixed status) and its errors hold the Request, credentials included.
+    const send = config.fetch;
     this.#ky = ky.create({
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      ...(config.fetch ? { fetch: config.fetch } : {}),
+      // ky builds a Request and clones it for every call; handing that Request to fetch makes undici build a third
+      // one and tie its signal to ky's with AbortSignal.any. Those copies were most of ky's cost over raw fetch, so
+      // the wire request the transport already assembled goes to fetch as a plain URL and init instead.
+      fetch: (request, init) => {
+        const wire = (init as { [WIRE]?: WireRequest } | undefined)?.[WIRE];
+        const fetchNow = send ?? globalThis.fetch; // read per call: test tools patch the global fetch
+        return wire ? fetchNow(wire.url, wire.init) : fetchNow(request, init);
+      },
     });
   }
 
@@ -170,21 +185,31 @@ export class Transport {
     const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
     const forwardAbort = () => deadline.abort();
     signal?.addEventListener("abort", forwardAbort, { once: true });
+    if (signal?.aborted) deadline.abort(); // aborted by an onRequest hook: send nothing
     try {
-      const response = await this.#ky(call.url, {
+      // Never follow a redirect: fetch would carry the Api-Key header to wherever it points.
+      const init: RequestInit = {
         method: operation.method,
         headers: call.headers,
         body: call.body,
         signal: deadline.signal,
-      });
+        redirect: "manual",
+      };
+      // ky receives no signal (it would combine it with its own); the deadline rides with the wire request.
+      const response = await this.#ky(call.url, {
+        method: operation.method,
+        [WIRE]: { url: call.url, init } satisfies WireRequest,
+      } as Options);
       const text = await response.text();
       const requestId = requestIdOf(response.headers);
       this.#emitResponse(event, response.status, performance.now() - started, requestId);
       if (!response.ok) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
-        return failedAnswer(apiErrorFrom(response, text, call.context), retryAfterMs);
+        return failedAnswer(apiErrorFrom(response, this.#redact(text), call.context), retryAfterMs);
       }
-      return { value: parseBody(operation.response, text, response.status, call.context, requestId) };
+      return {
+        value: parseBody(operation.response, text, response.status, call.context, requestId, this.#redact),
+      };
     } catch (error) {
       if (signal?.aborted) throw abortErrorOf(signal);
       if (error instanceof MerchantPaymentsError) throw error;
@@ -199,6 +224,12 @@ export class Transport {
       signal?.removeEventListener("abort", forwardAbort);
     }
   }
+
+  /** Removes the API key from text the service sent back: a proxy's debug page or an echo must not carry it into an error. */
+  readonly #redact = (text: string): string => {
+    const { credentials } = this.#config;
+    return credentials.scheme === "apiKey" ? text.replaceAll(credentials.apiKey, "[redacted]") : text;
+  };
 
   #url(operation: Operation<Schema>): string {
     const url = this.#config.baseUrl + operation.path;
@@ -304,6 +335,7 @@ function parseBody<S extends Schema>(
   status: number,
   request: RequestContext,
   requestId: string | undefined,
+  redact: (text: string) => string,
 ): z.output<S> {
   let json: unknown;
   if (text !== "") {
@@ -313,7 +345,7 @@ function parseBody<S extends Schema>(
       throw new ResponseValidationError({
         request,
         status,
-        rawBody: text,
+        rawBody: redact(text),
         issues: [{ path: "", message: "body is not JSON" }],
         requestId,
       });
@@ -321,7 +353,9 @@ function parseBody<S extends Schema>(
   }
   const result = parseResponse(schema, json);
   if (result.success) return result.data;
-  throw new ResponseValidationError({ request, status, rawBody: json, issues: result.issues, requestId });
+  // The raw body is kept for diagnosis; reparsing the redacted text keeps it JSON (a key holds no quote or backslash).
+  const rawBody: unknown = text === "" ? undefined : JSON.parse(redact(text));
+  throw new ResponseValidationError({ request, status, rawBody, issues: result.issues, requestId });
 }
 
 /** Checks per-call options before anything is sent. */

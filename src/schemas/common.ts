@@ -67,6 +67,8 @@ export const idSchema = z.string({ error: stringTypeError("a non-empty string") 
     error: "must not contain whitespace or control characters",
   }),
   z.refine((value) => value !== "." && value !== "..", { error: 'must not be "." or ".."' }),
+  // A lone UTF-16 surrogate cannot be percent-encoded (encodeURIComponent throws a URIError).
+  z.refine((value) => !/\p{Cs}/u.test(value), { error: "must be well-formed text (no lone surrogates)" }),
 );
 
 /**
@@ -243,21 +245,25 @@ export function isAmountUnit(unit: string): boolean {
 
 /** Input schema of an amount in any unit: `iso4217/<CODE>` or `caip19/<asset id>`. */
 export const amountInputSchema = z.strictObject({
+  /** The unit: `iso4217/<CODE>` (like `iso4217/USD`) or `caip19/<CAIP-19 asset id>`. */
   unit: z.string({ error: stringTypeError("a string") }).check(
     z.refine(isAmountUnit, {
       error: 'must be "iso4217/<CODE>" (like "iso4217/USD") or "caip19/<CAIP-19 asset id>"',
     }),
   ),
+  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
   value: minorUnitsSchema,
 });
 
 /** Input schema of an amount in a fiat currency (`iso4217/<CODE>`), as payment creation requires. */
 export const iso4217AmountInputSchema = z.strictObject({
+  /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */
   unit: z.string({ error: stringTypeError("a string") }).check(
     z.regex(ISO4217_UNIT_RE, {
       error: 'must be "iso4217/" and a three-letter upper-case currency code, like "iso4217/USD"',
     }),
   ),
+  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
   value: minorUnitsSchema,
 });
 
@@ -268,7 +274,9 @@ export type Iso4217AmountInput = z.input<typeof iso4217AmountInputSchema>;
 
 /** Response schema of an amount. Extra fields are kept; the unit form is not restricted. */
 export const amountSchema = z.looseObject({
+  /** `iso4217/<CODE>` for a requested amount, `caip19/<CAIP-19 asset id>` for an amount in the paid asset. */
   unit: z.string(),
+  /** Integer in minor units as a decimal string (in the paid asset: the token's smallest unit). */
   value: z.string(),
 });
 

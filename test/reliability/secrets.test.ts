@@ -1,0 +1,331 @@
+/**
+ * Issue #7, secrets: the API key never appears in an error (message, stack, cause, util.inspect, JSON), a log
+ * line, a hook payload, or the util.inspect/JSON of the client, a request options object or a response, on every
+ * error path; ids cannot change the path; nothing is sent to a non-https base URL other than loopback, and the
+ * key is not carried to another origin by a redirect.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { inspect } from "node:util";
+import { HttpResponse, http } from "msw";
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  ConfigurationError,
+  ConnectionError,
+  InputValidationError,
+  MerchantPaymentsClient,
+  MerchantPaymentsError,
+  type RequestOptions,
+  ResponseValidationError,
+  TimeoutError,
+  UserAbortError,
+} from "../../src/index.js";
+import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
+import { expectNoSecret, SECRET_KEY, SECRET_TAIL, settle } from "./support.js";
+
+let server: FaultServer;
+beforeAll(async () => {
+  server = await startFaultServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const reported: unknown[] = [];
+function client(options: { timeoutMs?: number; baseUrl?: string } = {}) {
+  return new MerchantPaymentsClient({
+    apiKey: SECRET_KEY,
+    baseUrl: options.baseUrl ?? server.url,
+    merchantId: "mrch_secret",
+    timeoutMs: options.timeoutMs ?? 2_000,
+    maxRetries: 1,
+    retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetryAfterMs: 10 },
+    hooks: {
+      onRequest: (e) => reported.push(e),
+      onResponse: (e) => reported.push(e),
+      onRetry: (e) => reported.push(e),
+    },
+    logger: {
+      debug: (message, data) => reported.push(message, data),
+      warn: (message, data) => reported.push(message, data),
+    },
+  });
+}
+
+async function failureOf(
+  steps: Step[],
+  call: (c: MerchantPaymentsClient) => Promise<unknown>,
+  timeoutMs?: number,
+) {
+  await server.reset();
+  server.script(...steps);
+  const result = await settle(() => call(client(timeoutMs ? { timeoutMs } : {})));
+  expect(result.ok, "expected a failure").toBe(false);
+  return (result as { error: unknown }).error;
+}
+
+const status = (c: MerchantPaymentsClient, options?: RequestOptions) => c.payments.status("pay_1", options);
+const create = (c: MerchantPaymentsClient, options?: RequestOptions) =>
+  c.payments.create({ referenceId: "o", amount: { unit: "iso4217/USD", value: "1" } }, options);
+const err = (status: number, code: string): Step => ({ kind: "json", status, body: { message: "no", code } });
+
+describe("the client and what passes through it", () => {
+  it("util.inspect, JSON.stringify and String of the client and its namespaces hold no key", () => {
+    const sdk = client();
+    expectNoSecret(sdk, "the client");
+    for (const ns of [sdk.merchants, sdk.settlements, sdk.payments, sdk.checkout, sdk.gateway])
+      expectNoSecret(ns);
+    expect(inspect(sdk)).toContain("MerchantPaymentsClient");
+    expect(JSON.parse(JSON.stringify(sdk))).toEqual({
+      mode: "test",
+      baseUrl: server.url,
+      merchantId: "mrch_secret",
+    });
+  });
+
+  it("the request options object is left as given, and a response holds no key", async () => {
+    await server.reset();
+    server.script({ kind: "json", status: 200, body: { status: "processing", isFinal: false, pollInMs: 5 } });
+    const options: RequestOptions = { idempotencyKey: "k-1", headers: { "X-Trace": "t" }, timeoutMs: 1_000 };
+    const snapshot = structuredClone(options);
+    const result = await status(client(), options);
+    expect(options).toEqual(snapshot);
+    expectNoSecret(options, "the request options");
+    expectNoSecret(result, "the response");
+  });
+});
+
+describe("every error path", () => {
+  const PATHS: Array<[string, Step[], (c: MerchantPaymentsClient) => Promise<unknown>, number?]> = [
+    ["401 invalid_api_key", [err(401, "invalid_api_key")], status],
+    ["403", [err(403, "forbidden")], status],
+    ["404", [err(404, "not_found")], status],
+    ["409 settlement_asset_conflict", [err(409, "settlement_asset_conflict")], status],
+    ["422 unknown code", [err(422, "brand_new")], status],
+    ["429 rate_limited", [err(429, "rate_limited")], status],
+    ["500", [err(500, "internal")], status],
+    [
+      "502 HTML",
+      [{ kind: "text", status: 502, body: "<html>bad gateway</html>", contentType: "text/html" }],
+      status,
+    ],
+    ["reset before headers", [{ kind: "resetBeforeHeaders" }], status],
+    ["reset after headers", [{ kind: "resetAfterHeaders" }], status],
+    [
+      "body cut off",
+      [{ kind: "truncate", status: 200, body: '{"status":"processing","isFinal":false}' }],
+      status,
+    ],
+    ["timeout", [{ kind: "hang" }], status, 100],
+    ["unkeyed POST reset", [{ kind: "resetAfterHeaders" }], create],
+    ["invalid JSON 200", [{ kind: "text", status: 200, body: "{nope" }], status],
+    ["wrong shape 200", [{ kind: "json", status: 200, body: { status: 1 } }], status],
+  ];
+
+  it.each(PATHS)("%s: the error holds no key", async (_label, steps, call, timeoutMs) => {
+    const error = await failureOf(steps, call, timeoutMs);
+    expect(error).toBeInstanceOf(MerchantPaymentsError);
+    expectNoSecret(error, "the error");
+  });
+
+  it("input, abort and configuration errors hold no key", async () => {
+    const sdk = client();
+    const errors: unknown[] = [];
+    errors.push((await settle(() => sdk.payments.status(""))) as unknown);
+    errors.push(
+      (await settle(() => sdk.payments.status("pay_1", { signal: AbortSignal.abort() }))) as unknown,
+    );
+    for (const options of [
+      { apiKey: `${SECRET_KEY} x`, baseUrl: server.url },
+      { apiKey: `${SECRET_KEY}\n`, baseUrl: server.url },
+      { apiKey: SECRET_TAIL, baseUrl: server.url },
+      { apiKey: SECRET_KEY, baseUrl: "http://example.com" },
+      { apiKey: SECRET_KEY, baseUrl: `https://${SECRET_TAIL}:x@api.example` },
+      { apiKey: SECRET_KEY, appId: "a", clientId: "c" },
+      { apiKey: SECRET_KEY, baseUrl: server.url, timeoutMs: -1 },
+    ]) {
+      let thrown: unknown;
+      try {
+        new MerchantPaymentsClient(options);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      errors.push(thrown);
+    }
+    const [input, abort] = errors as Array<{ error: unknown }>;
+    expect(input?.error).toBeInstanceOf(InputValidationError);
+    expect(abort?.error).toBeInstanceOf(UserAbortError);
+    expectNoSecret(errors, "input, abort and configuration errors");
+  });
+
+  it("hook payloads and log lines of all the paths above hold no key", () => {
+    expect(reported.length).toBeGreaterThan(20);
+    expectNoSecret(reported, "hook payloads and log lines");
+  });
+});
+
+describe("what the service or a proxy echoes back", () => {
+  // A proxy's debug page or a careless error message may quote the request's headers. The README promises the
+  // key never shows in an error, so the SDK must redact its own key from what it keeps of such answers.
+  it.each([
+    ["an error message quoting the key", err(401, `invalid_api_key: ${SECRET_KEY} is not a key`)],
+    [
+      "a JSON error body quoting the key in its message",
+      {
+        kind: "json",
+        status: 401,
+        body: { code: "invalid_api_key", message: `Key ${SECRET_KEY} was revoked` },
+      },
+    ],
+    [
+      "an HTML proxy page listing the request headers",
+      { kind: "text", status: 502, body: `<pre>Api-Key: ${SECRET_KEY}</pre>`, contentType: "text/html" },
+    ],
+  ] as Array<[string, Step]>)("%s", async (_label, step) => {
+    const error = await failureOf([step], status);
+    expect(error).toBeInstanceOf(MerchantPaymentsError);
+    expectNoSecret(error, "an error built from an echoing answer");
+  });
+});
+
+describe("paths", () => {
+  it.each([
+    ["../merchants", "..%2Fmerchants"],
+    ["a/b", "a%2Fb"],
+    ["x?admin=1", "x%3Fadmin%3D1"],
+    ["x#frag", "x%23frag"],
+    ["..%2F..%2Fv1", "..%252F..%252Fv1"],
+    ["%2e%2e", "%252e%252e"],
+    ["a\\b", "a%5Cb"],
+    ["pay_é", "pay_%C3%A9"],
+  ])("the id %j stays one segment on the wire (%s)", async (id, encoded) => {
+    await server.reset();
+    server.script({ kind: "json", status: 200, body: { status: "processing", isFinal: false, pollInMs: 5 } });
+    await client().payments.status(id);
+    expect(server.requests.at(-1)?.url).toBe(`/v1/payments/${encoded}/status`);
+  });
+
+  it.each(["", ".", "..", " ", "a b", "a\nb", "\t"])("the id %j is refused before sending", async (id) => {
+    await server.reset();
+    const result = await settle(() => client().payments.status(id));
+    expect((result as { error: unknown }).error).toBeInstanceOf(InputValidationError);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("base URLs", () => {
+  it.each([
+    "http://example.com",
+    "http://api.merchant-payments.test",
+    "http://127.0.0.1.nip.io",
+    "http://localhost.evil.example",
+    "http://10.0.0.1",
+    "http://[::ffff:8.8.8.8]",
+    "ftp://api.example",
+    "ws://127.0.0.1",
+    "file:///etc/passwd",
+    "//api.example",
+    "api.example",
+  ])("%s is refused at construction, so nothing is ever sent", (baseUrl) => {
+    const fetchSpy = vi.fn(fetch);
+    expect(() => new MerchantPaymentsClient({ apiKey: SECRET_KEY, baseUrl, fetch: fetchSpy })).toThrow(
+      ConfigurationError,
+    );
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it("an http base URL from the environment is refused too", () => {
+    vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", "http://api.example");
+    vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", SECRET_KEY);
+    expect(() => new MerchantPaymentsClient()).toThrow(ConfigurationError);
+  });
+
+  it.each(["http://127.0.0.1:PORT", "http://localhost:PORT", "http://127.1:PORT", "HTTP://LOCALHOST:PORT"])(
+    "loopback %s is allowed, and reached",
+    async (template) => {
+      await server.reset();
+      server.script({
+        kind: "json",
+        status: 200,
+        body: { status: "processing", isFinal: false, pollInMs: 5 },
+      });
+      const port = new URL(server.url).port;
+      const result = await status(client({ baseUrl: template.replace("PORT", port) }));
+      expect(result.status).toBe("processing");
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+});
+
+describe("redirects", () => {
+  /** A second server on another origin that records what reaches it. */
+  let other: Server;
+  let otherUrl: string;
+  const reached: IncomingHttpHeaders[] = [];
+  beforeAll(async () => {
+    other = createServer((req, res) => {
+      reached.push(req.headers);
+      res.writeHead(200, { "content-type": "application/json", connection: "close" });
+      res.end(JSON.stringify({ status: "processing", isFinal: false, pollInMs: 5 }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    otherUrl = `http://localhost:${(other.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => other.close(resolve));
+  });
+
+  it.each([301, 302, 303, 307, 308])("a %i to another origin does not carry the key there", async (code) => {
+    reached.length = 0;
+    await server.reset();
+    server.script({
+      kind: "text",
+      status: code,
+      body: "",
+      headers: { location: `${otherUrl}/v1/payments/pay_1/status` },
+    });
+    const result = await settle(() => status(client()));
+    const leaked = reached.filter((headers) => JSON.stringify(headers).includes(SECRET_TAIL));
+    expect(leaked, "the API key was sent to the redirect's origin").toEqual([]);
+    if (!result.ok) expect(result.error).toBeInstanceOf(MerchantPaymentsError);
+  });
+
+  it("an https service redirecting to a plain-http host never sends anything there", async () => {
+    const evil: string[] = [];
+    const msw = setupServer(
+      http.all("https://api.merchant-payments.test/*", () =>
+        HttpResponse.text("", { status: 307, headers: { location: "http://evil.example/steal" } }),
+      ),
+      http.all("http://evil.example/*", ({ request }) => {
+        evil.push(`${request.url} ${request.headers.get("api-key")}`);
+        return HttpResponse.json({ status: "processing", isFinal: false, pollInMs: 5 });
+      }),
+    );
+    msw.listen({ onUnhandledRequest: "error" });
+    try {
+      const result = await settle(() => status(client({ baseUrl: "https://api.merchant-payments.test" })));
+      expect(evil, "a request went to a non-https, non-loopback host").toEqual([]);
+      if (!result.ok) expect(result.error).toBeInstanceOf(MerchantPaymentsError);
+    } finally {
+      msw.close();
+    }
+  });
+});
+
+describe("timeouts and connection errors keep no request", () => {
+  it("a ConnectionError's cause and a TimeoutError carry no Request, headers or key", async () => {
+    const connection = await failureOf([{ kind: "resetBeforeHeaders" }], status);
+    expect(connection).toBeInstanceOf(ConnectionError);
+    const timeout = await failureOf([{ kind: "hang" }], status, 80);
+    expect(timeout).toBeInstanceOf(TimeoutError);
+    for (const error of [connection, timeout]) {
+      const text = inspect(error, { depth: Number.POSITIVE_INFINITY, showHidden: true });
+      expect(text).not.toMatch(/api-key/i);
+      expect(text).not.toContain("Request {");
+    }
+    const rve = await failureOf([{ kind: "json", status: 200, body: { wrong: true } }], status);
+    expect(rve).toBeInstanceOf(ResponseValidationError);
+  });
+});
