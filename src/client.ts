@@ -49,7 +49,14 @@ export class MerchantPaymentsClient {
   }
 
   /** What `JSON.stringify(client)` shows: the configuration a log may hold, never a credential. */
-  toJSON(): { mode: Mode; baseUrl: string; merchantId: string | undefined } {
+  toJSON(): {
+    /** The mode the key acts in, as {@link MerchantPaymentsClient.mode}. */
+    mode: Mode;
+    /** The service address requests go to. */
+    baseUrl: string;
+    /** The default `Merchant-Id`, if one was configured. */
+    merchantId: string | undefined;
+  } {
     return { mode: this.mode, baseUrl: this.baseUrl, merchantId: this.merchantId };
   }
 

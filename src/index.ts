@@ -74,6 +74,7 @@ export type {
   UnknownAction,
   UpdateCryptoSettlementInput,
   WalletRpcAction,
+  WalletRpcDecodedView,
 } from "./schemas/index.js";
 export {
   isTerminalPaymentStatus,

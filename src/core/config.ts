@@ -4,14 +4,27 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 /** Credentials the client sends: a private API key, or the public App-Id with its Client-Id (wallet auth). */
 export type Credentials =
-  | { scheme: "apiKey"; apiKey: string }
-  | { scheme: "appId"; appId: string; clientId: string };
+  | {
+      /** `"apiKey"`: authenticate with a private API key (`Api-Key` header). */
+      scheme: "apiKey";
+      /** The private API key. */
+      apiKey: string;
+    }
+  | {
+      /** `"appId"`: authenticate with a public App ID and its Client ID (wallet auth). */
+      scheme: "appId";
+      /** The public App ID (`App-Id` header). */
+      appId: string;
+      /** The Client ID sent with the App ID (`Client-Id` header). */
+      clientId: string;
+    };
 
 /** Which of the account's two modes a key acts in. App-Id credentials do not say. */
 export type Mode = "test" | "live" | "unknown";
 
 /** What the SDK reports about each attempt. Payloads never hold headers, so never a credential. */
 export interface RequestEvent {
+  /** The HTTP method, e.g. `GET` or `POST`. */
   method: string;
   /** Path without host, e.g. `/v1/payments/pay_123/status`. */
   path: string;
@@ -23,8 +36,11 @@ export interface RequestEvent {
 
 /** An attempt that got an HTTP answer. */
 export interface ResponseEvent extends RequestEvent {
+  /** The HTTP status code of the answer. */
   status: number;
+  /** Time from sending the attempt to reading the whole response body, in milliseconds. */
   durationMs: number;
+  /** The request id the service returned in a response header, when it did. */
   requestId: string | undefined;
 }
 
@@ -38,14 +54,19 @@ export interface RetryEvent extends RequestEvent {
 
 /** Observe the SDK's traffic (for metrics or tracing). Hooks run synchronously; an error they throw is ignored. */
 export interface Hooks {
+  /** Called before each attempt is sent. */
   onRequest?: (event: RequestEvent) => void;
+  /** Called when an attempt gets an HTTP answer, successful or not. */
   onResponse?: (event: ResponseEvent) => void;
+  /** Called before a failed attempt is retried. */
   onRetry?: (event: RetryEvent) => void;
 }
 
 /** A logger the SDK writes to: `console` fits, so do pino and winston instances. */
 export interface Logger {
+  /** Receives one line per answered attempt (method, path, status, duration). */
   debug?: (message: string, data?: Record<string, unknown>) => void;
+  /** Receives one line per retry (why, and after what delay). */
   warn?: (message: string, data?: Record<string, unknown>) => void;
 }
 

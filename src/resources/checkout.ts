@@ -35,6 +35,7 @@ export type CheckoutNextStep = "fulfil" | "show_error" | "show_expiry" | "show_c
 
 /** The verified outcome of a checkout return. */
 export interface CheckoutOutcome {
+  /** The id of the verified payment (the `expectedPaymentId` you gave). */
   paymentId: string;
   /** The status as the service reports it, server-side. */
   status: PaymentStatusResult;

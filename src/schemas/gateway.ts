@@ -63,7 +63,12 @@ export const typedDataDomainSchema = z.looseObject({
 });
 
 /** One field of an EIP-712 struct type. */
-export const typedDataFieldSchema = z.looseObject({ name: z.string(), type: z.string() });
+export const typedDataFieldSchema = z.looseObject({
+  /** The field's name, e.g. `validBefore`. */
+  name: z.string(),
+  /** The field's EIP-712 type, e.g. `uint256` or `address`. */
+  type: z.string(),
+});
 
 /** EIP-712 typed data as carried (JSON-encoded) in `params[1]` of `eth_signTypedData_v4`. */
 export const typedDataSchema = z.looseObject({
@@ -162,7 +167,9 @@ export const walletRpcDataSchema = z.looseObject({
 
 /** The raw `walletRpc` action, before decoding. */
 const walletRpcActionRawSchema = z.looseObject({
+  /** Always `"walletRpc"`: a wallet RPC call to perform. */
   type: z.literal("walletRpc"),
+  /** The call to make: `chain_id`, `method` and `params`, as sent by the service. */
   data: walletRpcDataSchema,
 });
 
@@ -240,7 +247,10 @@ export const actionSchema = z.pipe(
 );
 
 /** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
-export const fetchActionResponseSchema = z.looseObject({ actions: z.array(actionSchema) });
+export const fetchActionResponseSchema = z.looseObject({
+  /** The actions the buyer's wallet must perform to pay. */
+  actions: z.array(actionSchema),
+});
 
 /** The actions built for a payment. */
 export type FetchActionResponse = z.output<typeof fetchActionResponseSchema>;

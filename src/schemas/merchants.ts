@@ -96,7 +96,9 @@ export const merchantSchema = z.looseObject({
   createdAt: z.string(),
   /** Configured settlement destinations. */
   settlements: z.looseObject({
+    /** Crypto settlements: an asset paired with a destination account on the same chain. */
     crypto: z.array(cryptoSettlementSchema),
+    /** Fiat settlements: bank account configurations. */
     fiat: z.array(fiatSettlementSchema),
   }),
 });
@@ -140,7 +142,10 @@ export const merchantListItemSchema = z.looseObject({});
 export type MerchantListItem = z.output<typeof merchantListItemSchema>;
 
 /** Body of `GET /v1/merchants`: `{ data: [...] }` (possibly empty). */
-export const listMerchantsResponseSchema = z.looseObject({ data: z.array(merchantListItemSchema) });
+export const listMerchantsResponseSchema = z.looseObject({
+  /** The account's merchants; empty when there are none. */
+  data: z.array(merchantListItemSchema),
+});
 
 /** Body of `GET /v1/merchants`. */
 export type ListMerchantsResponse = z.output<typeof listMerchantsResponseSchema>;

@@ -17,7 +17,12 @@ import { parseInput } from "./parse.js";
  * chain (same CAIP-2 chain id). A mismatch is reported on `destination`.
  */
 export const cryptoSettlementInputSchema = z
-  .strictObject({ asset: caip19Schema, destination: caip10Schema })
+  .strictObject({
+    /** CAIP-19 asset id of the token to settle in, e.g. `eip155:1/erc20:0x…`. */
+    asset: caip19Schema,
+    /** CAIP-10 account that receives the funds, on the same chain as `asset`. */
+    destination: caip10Schema,
+  })
   .check(
     z.superRefine((value, ctx) => {
       const asset = parseCaip19(value.asset);
@@ -99,7 +104,10 @@ export function toCreateCryptoSettlementsBody(
  * Input of `settlements.updateCrypto`: the new CAIP-10 `destination` of an already registered asset.
  * The asset is not known here, so the same-chain rule cannot be checked before sending.
  */
-export const updateCryptoSettlementInputSchema = z.strictObject({ destination: caip10Schema });
+export const updateCryptoSettlementInputSchema = z.strictObject({
+  /** The new CAIP-10 destination account, on the same chain as the registered asset. */
+  destination: caip10Schema,
+});
 
 /** What `settlements.updateCrypto` accepts: `{ destination }`. */
 export type UpdateCryptoSettlementInput = z.input<typeof updateCryptoSettlementInputSchema>;
@@ -154,7 +162,9 @@ export type FiatSettlement = z.output<typeof fiatSettlementSchema>;
 
 /** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
 export const settlementsListSchema = z.looseObject({
+  /** Fiat settlements: bank account configurations. */
   fiat: z.array(fiatSettlementSchema),
+  /** Crypto settlements: an asset paired with a destination account on the same chain. */
   crypto: z.array(cryptoSettlementSchema),
 });
 

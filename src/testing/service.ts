@@ -31,7 +31,7 @@ export const DEFAULT_CONTROL_PREFIX = "/__mock";
 /** The version label of the interface the mock implements (sent back when no version header is given). */
 export const MOCK_DEFAULT_VERSION = "2026-02-19.preview";
 
-/** Options of {@link createMockServiceCore} / `createMockService`. */
+/** Options of {@link createMockService}; {@link startMockServer} takes them too, but for `baseUrl`. */
 export interface MockServiceOptions {
   /** Where the mock answers (MSW matches this origin). Default {@link DEFAULT_MOCK_BASE_URL}. No trailing slash. */
   baseUrl?: string;
@@ -55,7 +55,12 @@ export interface MockServiceOptions {
    */
   allowLoopbackRedirects?: boolean;
   /** Per-credential request budget; off by default. Excess requests get 429 `rate_limited` + `Retry-After`. */
-  rateLimit?: { limit: number; windowMs?: number };
+  rateLimit?: {
+    /** Requests allowed per credential in one window. */
+    limit: number;
+    /** Length of the window in milliseconds (mock clock). Default 1000. */
+    windowMs?: number;
+  };
   /** Seed of the RNG used by faults with a `rate`. Default 1. */
   randomSeed?: number;
   /** Extra tokens (decimals / EIP-712 domain), keyed by CAIP-19 asset id. */
@@ -89,7 +94,16 @@ export interface MockStateSnapshot {
   /** The request log (redacted). */
   requests: MockRequestLogEntry[];
   /** Active faults. */
-  faults: { id: string; spec: MockFaultSpec; remaining: number; hits: number }[];
+  faults: {
+    /** Identifier, as in {@link MockFaultHandle.id}. */
+    id: string;
+    /** What the fault injects. */
+    spec: MockFaultSpec;
+    /** Requests it may still affect (`Infinity` for a `rate` fault without `times`). */
+    remaining: number;
+    /** How many requests it affected so far. */
+    hits: number;
+  }[];
 }
 
 /** The mock service (core, without MSW handlers). Every method is bound: destructuring is fine. */

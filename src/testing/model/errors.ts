@@ -9,6 +9,7 @@
  * with {@link MockServiceError.status}; from a control method it is thrown as is.
  */
 export class MockServiceError extends Error {
+  /** Always "MockServiceError". */
   override name = "MockServiceError";
   /** HTTP status used when the error is answered over HTTP. */
   readonly status: number;

@@ -52,9 +52,17 @@ export interface MockSeedAccount {
   id?: string;
   /** Known credentials. `test` must start with `<prefix>_test_`, `live` with `<prefix>_` (and not `<prefix>_test_`). */
   keys?: {
+    /** Test-mode API key, `<prefix>_test_…`. */
     test?: string;
+    /** Live-mode API key, `<prefix>_…`. */
     live?: string;
-    app?: { test?: MockAppCredentials; live?: MockAppCredentials };
+    /** App-Id + Client-Id pairs per mode. */
+    app?: {
+      /** App-Id + Client-Id for test mode. */
+      test?: MockAppCredentials;
+      /** App-Id + Client-Id for live mode. */
+      live?: MockAppCredentials;
+    };
   };
   /** Merchants of the account. */
   merchants?: MockSeedMerchant[];

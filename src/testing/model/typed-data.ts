@@ -11,20 +11,47 @@ import { randomHex } from "./random.js";
 export interface ReceiveWithAuthorizationTypedData {
   /** EIP-712 types. */
   types: {
-    EIP712Domain: { name: string; type: string }[];
-    ReceiveWithAuthorization: { name: string; type: string }[];
+    /** Fields of the domain: `name`, `version`, `chainId`, `verifyingContract`. */
+    EIP712Domain: {
+      /** Field name. */
+      name: string;
+      /** EIP-712 type of the field, e.g. `uint256`. */
+      type: string;
+    }[];
+    /** Fields of the message: `from`, `to`, `value`, `validAfter`, `validBefore`, `nonce`. */
+    ReceiveWithAuthorization: {
+      /** Field name. */
+      name: string;
+      /** EIP-712 type of the field, e.g. `address`. */
+      type: string;
+    }[];
   };
   /** Always `ReceiveWithAuthorization`. */
   primaryType: "ReceiveWithAuthorization";
   /** Token domain; `verifyingContract` is the token contract. */
-  domain: { name: string; version: string; chainId: number; verifyingContract: string };
+  domain: {
+    /** Token EIP-712 domain name. */
+    name: string;
+    /** Token EIP-712 domain version. */
+    version: string;
+    /** Decimal EVM chain id. */
+    chainId: number;
+    /** Token contract address. */
+    verifyingContract: string;
+  };
   /** The authorization; quantities are hex strings. */
   message: {
+    /** Buyer address (signer). */
     from: string;
+    /** Settlement address (receiver). */
     to: string;
+    /** Amount in the token's smallest units, hex. */
     value: string;
+    /** Unix seconds after which the authorization is valid, hex. */
     validAfter: string;
+    /** Unix seconds before which the authorization is valid, hex. */
     validBefore: string;
+    /** 32 random bytes, hex. */
     nonce: string;
   };
 }
@@ -34,7 +61,14 @@ export interface MockWalletRpcAction {
   /** Always `walletRpc`. */
   type: "walletRpc";
   /** The RPC call. */
-  data: { chain_id: string; method: "eth_signTypedData_v4"; params: [string, string] };
+  data: {
+    /** CAIP-2 chain id, e.g. `eip155:1`. */
+    chain_id: string;
+    /** Always `eth_signTypedData_v4`. */
+    method: "eth_signTypedData_v4";
+    /** The signer address, then the JSON-encoded {@link ReceiveWithAuthorizationTypedData}. */
+    params: [string, string];
+  };
 }
 
 /** Inputs of {@link buildReceiveWithAuthorization}. */

@@ -67,7 +67,12 @@ export interface MockMerchantRecord {
   /** Creation time, epoch milliseconds (mock clock). */
   createdAt: number;
   /** Settlement destinations. */
-  settlements: { crypto: MockCryptoSettlement[]; fiat: MockFiatSettlement[] };
+  settlements: {
+    /** Crypto settlements (asset + destination on the same chain). */
+    crypto: MockCryptoSettlement[];
+    /** Fiat settlements (bank account configurations). */
+    fiat: MockFiatSettlement[];
+  };
 }
 
 /** Proof of a succeeded payment (`info` of the status result). */
@@ -95,7 +100,12 @@ export interface MockPaymentRecord {
   /** `direct` = `POST /v1/payments`, `checkout` = `POST /v1/merchant/payment`. */
   flow: "direct" | "checkout";
   /** Redirect targets, or null when redirects are disabled for this payment. */
-  redirects: { successUrl: string; errorUrl: string } | null;
+  redirects: {
+    /** Where the portal sends the buyer after a success (`?payment_id=…` is appended). */
+    successUrl: string;
+    /** Where the portal sends the buyer after a failure (`?payment_id=…` is appended). */
+    errorUrl: string;
+  } | null;
   /** Current status. */
   status: PaymentStatus;
   /** Creation time (epoch ms, mock clock). */
@@ -111,7 +121,12 @@ export interface MockPaymentRecord {
   /** Set when cancelled (epoch ms). */
   cancelledAt: number | null;
   /** Every status the payment went through, with the time (epoch ms). */
-  history: { status: PaymentStatus; at: number }[];
+  history: {
+    /** The status entered. */
+    status: PaymentStatus;
+    /** When it was entered (epoch ms, mock clock). */
+    at: number;
+  }[];
 }
 
 /** One logged request (the `Api-Key` header is redacted). */
@@ -151,7 +166,12 @@ export interface MockAccountKeys {
   /** Live-mode API key, `<prefix>_…`. */
   live: string;
   /** App-Id + Client-Id pairs per mode. */
-  app: { test: MockAppCredentials; live: MockAppCredentials };
+  app: {
+    /** App-Id + Client-Id for test mode. */
+    test: MockAppCredentials;
+    /** App-Id + Client-Id for live mode. */
+    live: MockAppCredentials;
+  };
 }
 
 /** An account of the mock (holds merchants in both modes). */
