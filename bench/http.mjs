@@ -1,0 +1,182 @@
+// Per-request cost of the SDK against raw fetch and undici.request, over a keep-alive HTTP server on 127.0.0.1
+// that runs in a child process (the client process is measured alone). Every variant sends the same headers.
+// Variants run round-robin (rotating the starting variant each round) so that drift hits them alike; the
+// result is the median over rounds of each variant's µs/request, and the median over rounds of its ratio to
+// raw fetch measured in the same round.
+//
+//   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--json]
+import ky from "ky";
+import { request as undiciRequest } from "undici";
+import * as z from "zod/mini";
+import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
+
+const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
+const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
+const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
+const VERSION_HEADER = "Mock-Version";
+const API_VERSION = "2026-02-19.preview";
+const CONCURRENCY = 64;
+const CREATE_INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
+
+/** The headers the SDK sends on a payment operation, for the hand-written variants. */
+const HEADERS = {
+  accept: "application/json",
+  "user-agent": "merchant-payments/0.1.0",
+  "api-key": API_KEY,
+  "mock-version": API_VERSION,
+  "merchant-id": MERCHANT_ID,
+};
+const POST_HEADERS = { ...HEADERS, "content-type": "application/json" };
+
+/** The same shape the SDK's status schema checks (minus its cross-field refinement). */
+const statusSchema = z.looseObject({
+  status: z.string(),
+  isFinal: z.boolean(),
+  pollInMs: z.optional(z.nullable(z.int())),
+  info: z.optional(z.nullable(z.looseObject({ txId: z.optional(z.string()) }))),
+});
+
+export async function variants(url) {
+  const { MerchantPaymentsClient } = await import(DIST);
+  const client = new MerchantPaymentsClient({
+    apiKey: API_KEY,
+    baseUrl: url,
+    merchantId: MERCHANT_ID,
+    versionHeader: VERSION_HEADER,
+    apiVersion: API_VERSION,
+    maxRetries: 2,
+    timeoutMs: 30_000,
+  });
+  const statusUrl = `${url}/v1/payments/${PAYMENT_ID}/status`;
+  const createUrl = `${url}/v1/payments`;
+  const check = (value) => {
+    if (value?.status === undefined && value?.id === undefined) throw new Error("unexpected answer");
+  };
+  return {
+    get: {
+      fetch: () => fetch(statusUrl, { headers: HEADERS }).then((res) => res.json()),
+      "undici.request": () => undiciRequest(statusUrl, { headers: HEADERS }).then((res) => res.body.json()),
+      "ky .json()": () => ky.get(statusUrl, { headers: HEADERS }).json(),
+      "fetch + zod": () =>
+        fetch(statusUrl, { headers: HEADERS })
+          .then((res) => res.json())
+          .then((json) => z.parse(statusSchema, json)),
+      "SDK payments.status()": () => client.payments.status(PAYMENT_ID),
+    },
+    post: {
+      fetch: () =>
+        fetch(createUrl, { method: "POST", headers: POST_HEADERS, body: JSON.stringify(CREATE_INPUT) }).then(
+          (res) => res.json(),
+        ),
+      "undici.request": () =>
+        undiciRequest(createUrl, {
+          method: "POST",
+          headers: POST_HEADERS,
+          body: JSON.stringify(CREATE_INPUT),
+        }).then((res) => res.body.json()),
+      "ky .json()": () => ky.post(createUrl, { headers: HEADERS, json: CREATE_INPUT }).json(),
+      "SDK payments.create()": () => client.payments.create(CREATE_INPUT),
+    },
+    check,
+  };
+}
+
+async function sequential(call, n) {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) await call();
+  return ((performance.now() - start) * 1000) / n;
+}
+
+async function concurrent(call, n) {
+  const perWorker = Math.ceil(n / CONCURRENCY);
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = 0; i < perWorker; i++) await call();
+    }),
+  );
+  return ((performance.now() - start) * 1000) / (perWorker * CONCURRENCY);
+}
+
+/** Runs every (method, mode, variant) block round-robin and returns medians. */
+export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => {} } = {}) {
+  requireDist();
+  const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
+  try {
+    const v = await variants(server.url);
+    for (const group of [v.get, v.post]) for (const call of Object.values(group)) v.check(await call());
+    const blocks = [];
+    for (const [method, group] of [
+      ["GET status", v.get],
+      ["POST create", v.post],
+    ]) {
+      for (const [mode, run, n] of [
+        ["sequential", sequential, seq],
+        [`concurrency ${CONCURRENCY}`, concurrent, conc],
+      ]) {
+        const names = Object.keys(group);
+        const samples = Object.fromEntries(names.map((name) => [name, []]));
+        blocks.push({ method, mode, run, n, names, calls: group, samples });
+      }
+    }
+    // Warm-up: JIT, connection pools (64 sockets per client library).
+    for (const block of blocks)
+      for (const name of block.names) await block.run(block.calls[name], block.n / 2);
+    for (let round = 0; round < rounds; round++) {
+      for (const block of blocks) {
+        const order = block.names.map((_, i) => block.names[(i + round) % block.names.length]);
+        const sample = {};
+        for (const name of order) {
+          globalThis.gc?.();
+          sample[name] = await block.run(block.calls[name], block.n);
+        }
+        for (const name of block.names) block.samples[name].push(sample[name]);
+      }
+      log(`http round ${round + 1}/${rounds}`);
+    }
+    return blocks.map((block) => {
+      const base = block.samples.fetch;
+      return {
+        method: block.method,
+        mode: block.mode,
+        requestsPerSample: block.n,
+        rounds,
+        variants: block.names.map((name) => ({
+          name,
+          us: median(block.samples[name]),
+          ratioToFetch: median(block.samples[name].map((s, i) => s / base[i])),
+          samples: block.samples[name],
+        })),
+      };
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
+export function render(results) {
+  const rows = [];
+  for (const block of results) {
+    for (const variant of block.variants) {
+      rows.push([
+        block.method,
+        block.mode,
+        variant.name,
+        fmt.us(variant.us),
+        fmt.ratio(variant.ratioToFetch),
+      ]);
+    }
+  }
+  return table(["operation", "mode", "variant", "per request", "vs fetch"], rows);
+}
+
+if (isMain(import.meta.url)) {
+  const args = parseArgs();
+  const results = await measure({
+    rounds: Number(args.rounds ?? 7),
+    seq: Number(args.seq ?? 400),
+    conc: Number(args.conc ?? 2048),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(args.json ? `${JSON.stringify(results)}\n` : `${render(results)}\n`);
+}

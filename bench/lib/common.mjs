@@ -1,0 +1,118 @@
+// Shared helpers of the benchmark scripts: paths, statistics, formatting, child processes.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const DIST = join(ROOT, "dist", "index.js");
+export const DIST_TESTING = join(ROOT, "dist", "testing", "index.js");
+
+/** Fails with a hint when the package has not been built. */
+export function requireDist() {
+  if (!existsSync(DIST) || !existsSync(DIST_TESTING)) {
+    throw new Error(`${DIST} is missing: run \`npm run build\` first`);
+  }
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function min(values) {
+  return Math.min(...values);
+}
+
+/** Parses `--name=value` and `--flag` arguments. */
+export function parseArgs(argv = process.argv.slice(2)) {
+  const args = {};
+  for (const arg of argv) {
+    const match = /^--([^=]+)(?:=(.*))?$/.exec(arg);
+    if (match) args[match[1]] = match[2] ?? true;
+  }
+  return args;
+}
+
+export const fmt = {
+  us: (v) => `${v.toFixed(1)} µs`,
+  ms: (v) => `${v.toFixed(1)} ms`,
+  ratio: (v) => `${v.toFixed(2)}×`,
+  kb: (bytes) => `${(bytes / 1000).toFixed(1)} KB`,
+  bytes: (bytes) => `${bytes.toLocaleString("en-US")} B`,
+  mb: (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`,
+  int: (v) => Math.round(v).toLocaleString("en-US"),
+};
+
+/** A Markdown table (readable in a terminal too). */
+export function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(" | ")} |`;
+  return [line(headers), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+/**
+ * Starts a child Node process that prints one JSON line once ready (e.g. `{ "url": ... }`), and resolves to that
+ * object plus a `stop()` function.
+ */
+export function startChild(script, args = [], nodeFlags = []) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let buffer = "";
+    const onData = (chunk) => {
+      buffer += chunk;
+      const newline = buffer.indexOf("\n");
+      if (newline === -1) return;
+      child.stdout.off("data", onData);
+      child.stdout.resume();
+      const info = JSON.parse(buffer.slice(0, newline));
+      resolvePromise({
+        ...info,
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done();
+            child.once("exit", () => done());
+            child.kill("SIGTERM");
+          }),
+      });
+    };
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", onData);
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+}
+
+/** Runs a child Node script to completion and parses the JSON it prints last on stdout. */
+export function runJson(script, args = [], nodeFlags = []) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
+      const lines = out.trim().split("\n");
+      try {
+        resolvePromise(JSON.parse(lines.at(-1)));
+      } catch (error) {
+        reject(new Error(`${script} printed no JSON: ${out.slice(-500)}`, { cause: error }));
+      }
+    });
+  });
+}
+
+/** True when this module is the process's entry script. */
+export function isMain(importMetaUrl) {
+  return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(importMetaUrl);
+}

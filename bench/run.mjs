@@ -1,0 +1,132 @@
+// `npm run bench`: every measurement of issue #6 on the built package, each section in its own Node process (so
+// heaps and JIT state do not leak between sections), printed as tables with the issue's targets and budgets.
+// Within a section, variants are interleaved round-robin and medians are reported (see each script).
+//
+//   node bench/run.mjs [--quick] [--only=http,import,bundle,polling,watchers,mock] [--json=out.json]
+import { writeFileSync } from "node:fs";
+import { render as renderBundle } from "./bundle.mjs";
+import { render as renderImport } from "./cold-import.mjs";
+import { render as renderHttp } from "./http.mjs";
+import { fmt, parseArgs, requireDist, runJson, table } from "./lib/common.mjs";
+import { render as renderPolling } from "./polling.mjs";
+import { render as renderMock } from "./throughput.mjs";
+import { render as renderWatchers } from "./watchers.mjs";
+
+const args = parseArgs();
+const quick = Boolean(args.quick);
+const only = typeof args.only === "string" ? new Set(args.only.split(",")) : undefined;
+const script = (name) => new URL(`./${name}`, import.meta.url).pathname;
+
+const SECTIONS = [
+  ["bundle", "Bundle size (esbuild, minified + gzip -9; 1 KB = 1000 B)", "bundle.mjs", [], [], renderBundle],
+  [
+    "http",
+    "Per request over loopback (server in its own process)",
+    "http.mjs",
+    quick ? ["--rounds=2", "--seq=100", "--conc=512"] : ["--rounds=5", "--seq=200", "--conc=1024"],
+    ["--expose-gc"],
+    renderHttp,
+  ],
+  [
+    "import",
+    "Cold import (fresh process each sample)",
+    "cold-import.mjs",
+    [quick ? "--rounds=3" : "--rounds=11"],
+    [],
+    renderImport,
+  ],
+  ["polling", "waitForFinal efficiency (mock server over loopback)", "polling.mjs", [], [], renderPolling],
+  [
+    "watchers",
+    "Concurrent watchers (in-process mock)",
+    "watchers.mjs",
+    [quick ? "--watchers=2000" : "--watchers=10000"],
+    ["--expose-gc"],
+    renderWatchers,
+  ],
+  [
+    "mock",
+    "Mock server throughput (loopback, undici.request at concurrency 64)",
+    "throughput.mjs",
+    [quick ? "--seconds=1" : "--seconds=3"],
+    [],
+    renderMock,
+  ],
+];
+
+requireDist();
+const started = performance.now();
+const results = {};
+for (const [key, title, file, sectionArgs, nodeFlags, render] of SECTIONS) {
+  if (only && !only.has(key)) continue;
+  const t = performance.now();
+  process.stderr.write(`… ${title}\n`);
+  results[key] = await runJson(script(file), [...sectionArgs, "--json"], nodeFlags);
+  process.stdout.write(`\n## ${title}\n\n${render(results[key])}\n`);
+  process.stderr.write(`  (${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
+}
+
+// Targets and budgets of the issue, against what was measured in this run.
+const rows = [];
+const check = (what, measured, target, ok) => rows.push([what, measured, target, ok ? "met" : "NOT MET"]);
+if (results.http) {
+  for (const block of results.http) {
+    const sdk = block.variants.find((v) => v.name.startsWith("SDK"));
+    check(
+      `${sdk.name} vs fetch, ${block.mode}`,
+      fmt.ratio(sdk.ratioToFetch),
+      "≤ 1.15×",
+      sdk.ratioToFetch <= 1.15,
+    );
+  }
+}
+if (results.import) {
+  const sdk = results.import.find((r) => r.name.startsWith("merchant-payments (dist"));
+  if (sdk.ratioToOpenai !== undefined) {
+    check(
+      "cold import vs openai (process wall)",
+      fmt.ratio(sdk.ratioToOpenai),
+      "≤ 0.80×",
+      sdk.ratioToOpenai <= 0.8,
+    );
+  }
+}
+if (results.bundle) {
+  const { total, own } = results.bundle.bundle;
+  check("bundle total, min+gzip", fmt.kb(total.gzipBytes), "≤ 20.0 KB", total.gzipBytes <= 20_000);
+  check("bundle own code, min+gzip", fmt.kb(own.gzipBytes), "≤ 10.0 KB", own.gzipBytes <= 10_000);
+}
+if (results.polling) {
+  const p = results.polling;
+  check("payments polled over ⌈elapsed/pollInMs⌉+1", `${p.overBound}/${p.payments}`, "0", p.overBound === 0);
+}
+if (results.watchers) {
+  const w = results.watchers;
+  check(
+    `heap left after ${fmt.int(w.watchers)} watchers`,
+    `${(w.heapLeftBytes / w.watchers).toFixed(1)} B/watcher`,
+    "≤ 100 B/watcher",
+    w.heapLeftBytes <= 100 * w.watchers,
+  );
+  const left = Object.keys(w.leftResources).length;
+  check(
+    "timers/handles left after the watchers",
+    left === 0 ? "none" : JSON.stringify(w.leftResources),
+    "none",
+    left === 0,
+  );
+}
+if (results.mock) {
+  const get = results.mock[0];
+  check(
+    "mock server throughput (GET status)",
+    `${fmt.int(get.requestsPerSecond)} req/s`,
+    "≥ 5,000 req/s",
+    get.requestsPerSecond >= 5000,
+  );
+}
+process.stdout.write(`\n## Targets and budgets\n\n${table(["what", "measured", "target", ""], rows)}\n`);
+process.stdout.write(
+  `\nNode ${process.version}, ${(await import("node:os")).cpus().length} CPUs; ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+);
+if (typeof args.json === "string") writeFileSync(args.json, JSON.stringify(results, null, 2));

@@ -1,0 +1,128 @@
+// 10,000 concurrent `payments.watch()` consumers against the in-process mock (the client's `fetch` option is
+// the mock's fetch: no sockets, so this measures the SDK's own timers, listeners and memory). Payments complete at
+// spread-out times. Reports wall time, peak heap (garbage included: heapUsed sampled every 10 ms), and the heap
+// left once everything ended, the mock was reset and the GC ran, against the same measure before; plus the
+// timers/handles left behind.
+//
+// The first pass at full size grows some structures once (V8 tables, pools sized to the peak) and is not a leak:
+// it is run as a warm-up, and the heap left is measured over a second, identical pass. A leak of even one small
+// object per watcher would show there as hundreds of bytes per watcher.
+//
+//   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--json]
+import { DIST, DIST_TESTING, fmt, isMain, parseArgs, requireDist, table } from "./lib/common.mjs";
+
+async function settledHeap() {
+  if (!globalThis.gc) throw new Error("run with node --expose-gc");
+  for (let i = 0; i < 4; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    globalThis.gc();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+function resources() {
+  const counts = {};
+  for (const name of process.getActiveResourcesInfo()) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+}
+
+async function run(client, service, n, pollInMs, onSample) {
+  const ids = [];
+  for (let i = 0; i < n; i += 500) {
+    const batch = Array.from({ length: Math.min(500, n - i) }, (_, k) =>
+      client.payments.create({
+        referenceId: `order-${i + k}`,
+        amount: { unit: "iso4217/USD", value: "1999" },
+      }),
+    );
+    for (const created of await Promise.all(batch)) ids.push(created.id);
+  }
+  const start = performance.now();
+  const sampler = setInterval(onSample, 10);
+  const timers = ids.map((id, i) =>
+    setTimeout(() => service.completePayment(id), Math.round((i / n) * 2 * pollInMs)),
+  );
+  let updates = 0;
+  await Promise.all(
+    ids.map(async (id) => {
+      for await (const status of client.payments.watch(id, { minIntervalMs: 0 })) {
+        updates++;
+        if (status.isFinal && status.status !== "succeeded") throw new Error(`${id} ended ${status.status}`);
+      }
+    }),
+  );
+  const wallMs = performance.now() - start;
+  clearInterval(sampler);
+  for (const timer of timers) clearTimeout(timer);
+  return { wallMs, updates };
+}
+
+export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {} } = {}) {
+  requireDist();
+  const { MerchantPaymentsClient } = await import(DIST);
+  const { createMockService } = await import(DIST_TESTING);
+  const service = createMockService({ pollInMs, requestLogLimit: 100 });
+  const client = new MerchantPaymentsClient({
+    apiKey: service.keys.test,
+    baseUrl: service.baseUrl,
+    merchantId: service.merchantId,
+    fetch: service.fetch,
+  });
+  // Warm-up pass at full size (JIT, lazily built schemas, one-time growth), then the baseline.
+  const warmUp = await run(client, service, watchers, pollInMs, () => {});
+  log(`watchers warm-up pass: ${Math.round(warmUp.wallMs)} ms`);
+  service.reset();
+  const heapBefore = await settledHeap();
+  const resourcesBefore = resources();
+  let peakHeap = process.memoryUsage().heapUsed;
+  const { wallMs, updates } = await run(client, service, watchers, pollInMs, () => {
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  });
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  service.reset();
+  const heapAfter = await settledHeap();
+  const resourcesAfter = resources();
+  const leftResources = {};
+  for (const [name, count] of Object.entries(resourcesAfter)) {
+    const extra = count - (resourcesBefore[name] ?? 0);
+    if (extra > 0) leftResources[name] = extra;
+  }
+  return {
+    watchers,
+    pollInMs,
+    updates,
+    wallMs,
+    heapBefore,
+    peakHeap,
+    heapAfter,
+    heapLeftBytes: heapAfter - heapBefore,
+    leftResources,
+  };
+}
+
+export function render(r) {
+  const left = Object.entries(r.leftResources).map(([k, v]) => `${k}: ${v}`);
+  return table(
+    ["watchers", "wall", "peak heap", "heap before → after (GC'd)", "left behind", "timers/handles left"],
+    [
+      [
+        fmt.int(r.watchers),
+        fmt.ms(r.wallMs),
+        fmt.mb(r.peakHeap),
+        `${fmt.mb(r.heapBefore)} → ${fmt.mb(r.heapAfter)}`,
+        `${(r.heapLeftBytes / 1024).toFixed(0)} KiB (${(r.heapLeftBytes / r.watchers).toFixed(1)} B/watcher)`,
+        left.length === 0 ? "none" : left.join(", "),
+      ],
+    ],
+  );
+}
+
+if (isMain(import.meta.url)) {
+  const args = parseArgs();
+  const result = await measure({
+    watchers: Number(args.watchers ?? 10_000),
+    pollInMs: Number(args.pollInMs ?? 500),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
+}
