@@ -3,7 +3,7 @@
  * In process: the client's `fetch` is the mock's own, so nothing here depends on sockets.
  */
 import { setMaxListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { createMockService } from "../../src/testing/index.js";
 
@@ -105,7 +105,8 @@ describe("watchers leave nothing behind", () => {
     for (const timer of completions) clearTimeout(timer);
     await tick();
     expect(finals).toBe(WATCHERS);
-    expect(timers()).toEqual(before);
+    // Bounded wait for timers that are already due to fire; a leaked deadline timer (20 s) would still be there.
+    await vi.waitFor(() => expect(timers()).toEqual(before), { timeout: 2_000, interval: 20 });
   });
 
   it(`${WATCHERS} watchers stopped early (break, abort) leave no timer`, async () => {
@@ -137,6 +138,7 @@ describe("watchers leave nothing behind", () => {
     const errors = await Promise.all(aborted);
     expect(errors.every((error) => error instanceof Error && error.name === "UserAbortError")).toBe(true);
     await tick();
-    expect(timers()).toEqual(before);
+    // Bounded wait for timers that are already due to fire; a leaked deadline timer (20 s) would still be there.
+    await vi.waitFor(() => expect(timers()).toEqual(before), { timeout: 2_000, interval: 20 });
   });
 });
