@@ -108,9 +108,15 @@ interface FailedAttempt {
 export class Transport {
   readonly #config: ResolvedConfig;
   readonly #ky: KyInstance;
+  /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
+  readonly #baseHeaders: Readonly<Record<string, string>>;
+  /** Whether anyone listens (hooks or a logger): events are only built then, off the hot path otherwise. */
+  readonly #observed: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
+    this.#baseHeaders = baseHeadersOf(config);
+    this.#observed = config.hooks !== undefined || config.logger !== undefined;
     // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
     // (`rate_limited` has no fixed status) and its errors hold the Request, credentials included.
     const send = config.fetch;
@@ -148,7 +154,7 @@ export class Transport {
       const retryAllowed = outcome.retryable && (call.safeToRepeat || outcome.reason === "rate_limited");
       if (!retryAllowed || attempt >= call.maxRetries) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
-      this.#emitRetry({ ...call.event, attempt }, delayMs, outcome.reason);
+      if (this.#observed) this.#emitRetry({ ...call.event, attempt }, delayMs, outcome.reason);
       await sleep(delayMs, signal);
     }
   }
@@ -177,9 +183,9 @@ export class Transport {
     attempt: number,
     signal: AbortSignal | undefined,
   ): Promise<{ value: z.output<S> } | FailedAttempt> {
-    const event = { ...call.event, attempt };
-    emit(this.#config.hooks?.onRequest, event);
-    const started = performance.now();
+    const event = this.#observed ? { ...call.event, attempt } : call.event;
+    if (this.#observed) emit(this.#config.hooks?.onRequest, event);
+    const started = this.#observed ? performance.now() : 0;
     // One deadline per attempt covers the headers and the body; the caller's signal aborts it too.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
@@ -202,7 +208,7 @@ export class Transport {
       } as Options);
       const text = await response.text();
       const requestId = requestIdOf(response.headers);
-      this.#emitResponse(event, response.status, performance.now() - started, requestId);
+      if (this.#observed) this.#emitResponse(event, response.status, performance.now() - started, requestId);
       if (!response.ok) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
         return failedAnswer(apiErrorFrom(response, this.#redact(text), call.context), retryAfterMs);
@@ -249,21 +255,16 @@ export class Transport {
     idempotencyKey: string | undefined,
   ): Record<string, string> {
     const config = this.#config;
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      const lower = name.toLowerCase();
-      if (!RESERVED_HEADERS.has(lower) && lower !== config.versionHeader?.toLowerCase())
-        headers[lower] = value;
+    const headers: Record<string, string> = { ...this.#baseHeaders };
+    if (options.headers) {
+      for (const [name, value] of Object.entries(options.headers)) {
+        const lower = name.toLowerCase();
+        if (!RESERVED_HEADERS.has(lower) && lower !== config.versionHeader?.toLowerCase())
+          headers[lower] = value;
+      }
     }
     if (operation.body !== undefined) headers["content-type"] = "application/json";
-    const { credentials } = config;
-    if (credentials.scheme === "apiKey") {
-      headers["api-key"] = credentials.apiKey;
-    } else {
-      headers["app-id"] = credentials.appId;
-      headers["client-id"] = credentials.clientId;
-    }
-    const apiVersion = options.apiVersion ?? config.apiVersion;
+    const { apiVersion } = options;
     if (apiVersion !== undefined) {
       if (config.versionHeader === undefined) {
         throw new InputValidationError([
@@ -358,8 +359,25 @@ function parseBody<S extends Schema>(
   throw new ResponseValidationError({ request, status, rawBody, issues: result.issues, requestId });
 }
 
-/** Checks per-call options before anything is sent. */
+/** The headers shared by every call of a client. Lower-case names, so a caller's `headers` cannot double one up. */
+function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+  const { credentials } = config;
+  if (credentials.scheme === "apiKey") {
+    headers["api-key"] = credentials.apiKey;
+  } else {
+    headers["app-id"] = credentials.appId;
+    headers["client-id"] = credentials.clientId;
+  }
+  if (config.apiVersion !== undefined && config.versionHeader !== undefined) {
+    headers[config.versionHeader.toLowerCase()] = config.apiVersion;
+  }
+  return headers;
+}
+
+/** Checks per-call options before anything is sent. Most calls pass none, and skip the checks. */
 function checkRequestOptions(options: RequestOptions): void {
+  if (Object.keys(options).length === 0) return;
   const problems: { field: string; message: string }[] = [];
   const checkOne = (field: keyof RequestOptions, problem: string | undefined) => {
     if (options[field] !== undefined && problem !== undefined) {
