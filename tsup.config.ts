@@ -1,4 +1,4 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
 
 const entry = {
   index: "src/index.ts",
@@ -10,7 +10,7 @@ const entry = {
  * meant ~130 module files per cold start (zod/mini alone is 92), and ky is ESM-only, which a CommonJS build on
  * Node 20 cannot require. zod stays a dependency: the type declarations refer to its types.
  */
-const shared = {
+const shared: Options = {
   entry,
   dts: true,
   sourcemap: true,
@@ -18,7 +18,7 @@ const shared = {
   outDir: "dist",
   noExternal: ["ky", "uuid", "zod"],
   external: ["msw", "msw/node"],
-} as const;
+};
 
 export default defineConfig([
   { ...shared, format: ["esm"], clean: true },

@@ -127,10 +127,10 @@ export class Transport {
       // ky builds a Request and clones it for every call; handing that Request to fetch makes undici build a third
       // one and tie its signal to ky's with AbortSignal.any. Those copies were most of ky's cost over raw fetch, so
       // the wire request the transport already assembled goes to fetch as a plain URL and init instead.
-      fetch: (request, init) => {
-        const wire = (init as { [WIRE]?: WireRequest } | undefined)?.[WIRE];
+      fetch: (_request, init) => {
+        const wire = (init as { [WIRE]: WireRequest })[WIRE];
         const fetchNow = send ?? globalThis.fetch; // read per call: test tools patch the global fetch
-        return wire ? fetchNow(wire.url, wire.init) : fetchNow(request, init);
+        return fetchNow(wire.url, wire.init);
       },
     });
   }
