@@ -35,7 +35,7 @@ export type {
 export type { Gateway } from "./resources/gateway.js";
 export type { ListMerchantsQuery, Merchants } from "./resources/merchants.js";
 export type { Payments } from "./resources/payments.js";
-export type { PollOptions } from "./resources/polling.js";
+export type { PollingResource, PollOptions } from "./resources/polling.js";
 export type { Settlements } from "./resources/settlements.js";
 export type {
   Action,

@@ -10,8 +10,7 @@ import {
 } from "../schemas/checkout.js";
 import { assertId } from "../schemas/common.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
-import { type PollOptions, waitForFinalStatus, watchStatus } from "./polling.js";
-import { APIResource } from "./resource.js";
+import { PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
 export type ReturnQuery = string | URLSearchParams | Record<string, unknown>;
@@ -56,7 +55,7 @@ const NEXT_STEP: Record<string, CheckoutNextStep> = {
 };
 
 /** Redirect-based checkout: the buyer pays on the service's portal and is sent back to your site. */
-export class Checkout extends APIResource {
+export class Checkout extends PollingResource {
   /**
    * Creates a checkout payment (`POST /v1/merchant/payment`) and returns `paymentId` and `gatewayUrl`, the portal
    * address to redirect the buyer to. Store `paymentId` with the order. `successUrl` and `errorUrl` must be https
@@ -89,16 +88,6 @@ export class Checkout extends APIResource {
       },
       options,
     );
-  }
-
-  /** Polls the checkout status until it is final. @throws {PollTimeoutError} when `options.timeoutMs` passes first. */
-  async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
-    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
-  }
-
-  /** Yields each change of the checkout status until it is final. */
-  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
-    return watchStatus((id, request) => this.status(id, request), paymentId, options);
   }
 
   /**

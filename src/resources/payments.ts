@@ -10,14 +10,13 @@ import {
   paymentStatusResultSchema,
   toCreatePaymentBody,
 } from "../schemas/payments.js";
-import { type PollOptions, waitForFinalStatus, watchStatus } from "./polling.js";
-import { APIResource } from "./resource.js";
+import { PollingResource } from "./polling.js";
 
 /**
  * Payments paid from a wallet link. Every operation carries `Merchant-Id`: the client's `merchantId`, or
  * `options.merchantId` per call.
  */
-export class Payments extends APIResource {
+export class Payments extends PollingResource {
   /**
    * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
    * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
@@ -60,18 +59,5 @@ export class Payments extends APIResource {
       },
       options,
     );
-  }
-
-  /**
-   * Polls the status until it is final, following the service's `pollInMs` hint, and returns the final status.
-   * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
-   */
-  async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
-    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
-  }
-
-  /** Yields each change of the payment's status until it is final (`for await (const s of payments.watch(id))`). */
-  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
-    return watchStatus((id, request) => this.status(id, request), paymentId, options);
   }
 }

@@ -9,6 +9,7 @@ import {
   TimeoutError,
 } from "../errors.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
+import { APIResource } from "./resource.js";
 
 /** Options of `waitForFinal` and `watch`. */
 export interface PollOptions {
@@ -150,4 +151,26 @@ function deadlineScope(timeoutMs: number, signal: AbortSignal | undefined) {
       signal?.removeEventListener("abort", forward);
     },
   };
+}
+
+/**
+ * A sub-client with a payment status operation (`payments`, `checkout`), and the polling built on it: both poll
+ * the same way, each through its own status path.
+ */
+export abstract class PollingResource extends APIResource {
+  /** The payment's status: `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
+  abstract status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult>;
+
+  /**
+   * Polls the status until it is final, following the service's `pollInMs` hint, and returns the final status.
+   * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
+   */
+  async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
+    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
+  }
+
+  /** Yields each change of the payment's status until it is final (`for await (const s of x.watch(id))`). */
+  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
+    return watchStatus((id, request) => this.status(id, request), paymentId, options);
+  }
 }
