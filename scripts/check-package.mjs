@@ -1,6 +1,6 @@
 // Checks the built package the way a user gets it: publint and arethetypeswrong on the package, then the packed
 // tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -59,5 +59,34 @@ for (const file of ["esm.mjs", "cjs.cjs"]) {
   if (out !== "ok") throw new Error(`${file} printed ${out}`);
   console.log(out);
 }
+step("the merchant-payments-mock bin answers");
+await checkMockCli();
 rmSync(tarball, { force: true });
 console.log("package check passed");
+
+/** Starts the installed CLI on a free port, asks it for the default merchant with the printed key, and stops it. */
+async function checkMockCli() {
+  const bin = join(consumer, "node_modules", ".bin", "merchant-payments-mock");
+  const child = spawn(bin, ["--port", "0"], { cwd: consumer, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    let out = "";
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the CLI printed no URL: ${out}`)), 15_000);
+      child.stdout.on("data", (chunk) => {
+        out += chunk;
+        const match = /http:\/\/127\.0\.0\.1:\d+/.exec(out);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[0]);
+        }
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let it print the keys too
+    const key = /mock_test_\w+/.exec(out)?.[0];
+    const response = await fetch(`${url}/v1/merchants`, { headers: { "Api-Key": key ?? "" } });
+    if (response.status !== 200) throw new Error(`the CLI's mock answered ${response.status}`);
+    console.log(`ok (${url})`);
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
