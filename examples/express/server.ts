@@ -1,12 +1,16 @@
 /**
  * Redirect checkout with Express.
  *
- * - `POST /orders` creates the order and its checkout payment, stores the `paymentId` with the order, and
- *   redirects the buyer (303) to the service's checkout portal (`gatewayUrl`).
+ * - `POST /orders` creates the order and its checkout payment (`startCheckout`: `client.checkout.create`), stores
+ *   the `paymentId` with the order, and redirects the buyer (303) to the service's checkout portal (`gatewayUrl`).
  * - The portal sends the buyer back to `GET /checkout/success` or `GET /checkout/error` with `?payment_id=…`.
- *   Both routes do the same thing: check the `payment_id` against the one stored with the order and ask the service
- *   for the status, server-side. Which of the two URLs the buyer landed on is ignored; only `outcome.fulfil` counts.
+ *   Both routes do the same thing (`handleReturn`: `client.checkout.verifyReturn`): check the `payment_id` against
+ *   the one stored with the order and ask the service for the status, server-side. Which of the two URLs the buyer
+ *   landed on is ignored; only `outcome.fulfil` counts, and an order ships once.
  * - `GET /orders/:id` shows the order (what a status page or your support tooling would read).
+ *
+ * The flow itself, shared with the Hono and Next.js examples, is in `examples/shared/checkout-flow.ts`; this file
+ * is the Express wiring around it.
  *
  * Run it against the bundled mock service (no account needed):
  *
@@ -19,27 +23,13 @@
  *
  * @module
  */
-import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import express, { type NextFunction, type Request, type Response } from "express";
-import {
-  CheckoutReturnError,
-  InputValidationError,
-  MerchantPaymentsClient,
-  MerchantPaymentsError,
-  money,
-  PollTimeoutError,
-} from "merchant-payments";
+import { InputValidationError, MerchantPaymentsClient, MerchantPaymentsError } from "merchant-payments";
+import type { Order } from "../shared/checkout-flow";
+import { handleReturn, INVALID_ORDER_INPUT, newOrder, startCheckout } from "../shared/checkout-flow";
 
-/** An order of the shop. In a real app this is a row in your database. */
-export interface Order {
-  id: string;
-  amount: string;
-  currency: string;
-  /** The checkout payment created for the order: the only payment a return may fulfil it with. */
-  paymentId: string | null;
-  status: "awaiting_payment" | "paid" | "payment_failed" | "payment_expired" | "cancelled";
-}
+export type { Order };
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -56,39 +46,24 @@ export interface AppOptions {
 
 /** The Express app of the shop, talking to the service through `client`. */
 export function createApp(client: MerchantPaymentsClient, options: AppOptions = {}): express.Express {
-  const orders = new Map<string, Order>();
+  const orders = new Map<string, Order>(); // your database in a real app
   const app = express();
   app.use(express.json());
   app.use(express.urlencoded({ extended: false }));
 
   app.post("/orders", async (req: Request, res: Response) => {
-    const { amount, currency } = (req.body ?? {}) as { amount?: unknown; currency?: unknown };
-    if (typeof amount !== "string" || typeof currency !== "string") {
-      res.status(400).json({ error: "amount and currency are required strings" });
+    const order = newOrder(req.body);
+    if (!order) {
+      res.status(400).json({ error: INVALID_ORDER_INPUT });
       return;
     }
-    const order: Order = {
-      id: `ord_${randomUUID()}`,
-      amount,
-      currency,
-      paymentId: null,
-      status: "awaiting_payment",
-    };
     const origin = options.publicUrl ?? `${req.protocol}://${req.get("host")}`;
     // The order id rides along in the return URLs; the service appends `payment_id` to them.
     const back = (path: string) => `${origin}${path}?order=${encodeURIComponent(order.id)}`;
-
-    const { paymentId, gatewayUrl } = await client.checkout.create(
-      {
-        referenceId: order.id,
-        amount: money(amount, currency), // "19.99" USD -> { unit: "iso4217/USD", value: "1999" }, no floats
-        successUrl: back("/checkout/success"),
-        errorUrl: back("/checkout/error"),
-      },
-      // A key tied to the order makes the create safe to retry: never two payments for one order.
-      { idempotencyKey: `checkout-${order.id}` },
-    );
-    order.paymentId = paymentId;
+    const gatewayUrl = await startCheckout(client, order, {
+      successUrl: back("/checkout/success"),
+      errorUrl: back("/checkout/error"),
+    });
     orders.set(order.id, order);
     res.redirect(303, gatewayUrl);
   });
@@ -100,58 +75,16 @@ export function createApp(client: MerchantPaymentsClient, options: AppOptions = 
   });
 
   // The portal sends the buyer to one of these; both verify the same way.
-  const handleReturn = async (req: Request, res: Response) => {
+  const onReturn = async (req: Request, res: Response) => {
     const order = typeof req.query.order === "string" ? orders.get(req.query.order) : undefined;
-    if (!order?.paymentId) {
-      res.status(404).type("text").send("Unknown order.");
-      return;
-    }
-    try {
-      const outcome = await client.checkout.verifyReturn({
-        url: req.originalUrl,
-        expectedPaymentId: order.paymentId,
-        // The buyer may come back while the transaction is still confirming: wait a little for a final status.
-        wait: { timeoutMs: options.returnWaitMs ?? 20_000 },
-      });
-      if (outcome.fulfil) {
-        if (order.status !== "paid") {
-          order.status = "paid"; // mark first: a second visit of the return URL must not ship twice
-          await options.onFulfil?.(order);
-        }
-        res.type("text").send(`Thank you! Order ${order.id} is paid.`);
-        return;
-      }
-      switch (outcome.next) {
-        case "show_error":
-          order.status = "payment_failed";
-          res.status(402).type("text").send("The payment failed. You can try again.");
-          return;
-        case "show_expiry":
-          order.status = "payment_expired";
-          res.status(410).type("text").send("The payment expired. Please start a new checkout.");
-          return;
-        case "show_cancelled":
-          order.status = "cancelled";
-          res.status(409).type("text").send("The payment was cancelled.");
-          return;
-        default:
-          res.status(202).type("text").send("Your payment is still processing. We will e-mail you.");
-      }
-    } catch (error) {
-      if (error instanceof CheckoutReturnError) {
-        // Missing, repeated, or someone else's payment_id: a tampered or stale link. Never fulfil.
-        res.status(400).type("text").send("This payment link is not valid for the order.");
-        return;
-      }
-      if (error instanceof PollTimeoutError) {
-        res.status(202).type("text").send("Your payment is still processing. We will e-mail you.");
-        return;
-      }
-      throw error;
-    }
+    const { status, message } = await handleReturn(client, order, req.originalUrl, {
+      waitMs: options.returnWaitMs,
+      onFulfil: options.onFulfil,
+    });
+    res.status(status).type("text").send(message);
   };
-  app.get("/checkout/success", handleReturn);
-  app.get("/checkout/error", handleReturn);
+  app.get("/checkout/success", onReturn);
+  app.get("/checkout/error", onReturn);
 
   // Express 5 forwards rejected promises of async handlers here.
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {

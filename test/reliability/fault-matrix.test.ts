@@ -18,6 +18,7 @@ import {
   type RetryEvent,
   TimeoutError,
 } from "../../src/index.js";
+import { CREATED_AT, CREATED_MERCHANT, MERCHANT } from "../helpers/fixtures.js";
 import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
 import { expectNoSecret, flushRejections, SECRET_KEY, settle, trackUnhandledRejections } from "./support.js";
 
@@ -29,7 +30,6 @@ const MERCHANT_ID = "mrch_matrix1";
 const PAYMENT_ID = "pay_matrix1";
 const ASSET = "eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 const DESTINATION = "eip155:84532:0x000000000000000000000000000000000000bEEF";
-const CREATED_AT = "2026-02-19T10:00:00.000Z";
 
 interface Operation {
   name: string;
@@ -63,9 +63,7 @@ const OPERATIONS: Operation[] = [
     retrySafe: true,
     alwaysKeyed: true,
     opaque: false,
-    okBody: {
-      merchant: { id: MERCHANT_ID, name: "Shop", email: null, status: "active", createdAt: CREATED_AT },
-    },
+    okBody: { merchant: { ...CREATED_MERCHANT.merchant, id: MERCHANT_ID } },
     call: (c, o) => c.merchants.create({ name: "Shop" }, o),
   },
   {
@@ -75,17 +73,7 @@ const OPERATIONS: Operation[] = [
     retrySafe: true,
     alwaysKeyed: false,
     opaque: false,
-    okBody: {
-      merchant: {
-        id: MERCHANT_ID,
-        name: "Shop",
-        email: null,
-        status: "active",
-        iconUrl: null,
-        createdAt: CREATED_AT,
-        settlements: { crypto: [], fiat: [] },
-      },
-    },
+    okBody: { merchant: { ...MERCHANT, id: MERCHANT_ID } },
     call: (c, o) => c.merchants.retrieve(MERCHANT_ID, o),
   },
   {

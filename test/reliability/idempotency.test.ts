@@ -4,7 +4,7 @@
  * effect, then the connection drops, a 5xx replaces the answer, or the answer comes too late) is retried under
  * the same Idempotency-Key and leaves exactly one record; a POST without a key is never sent twice.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ConnectionError,
   InternalServerError,
@@ -13,31 +13,19 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from "../../src/index.js";
-import { type MockFaultSpec, type MockServer, startMockServer } from "../../src/testing/index.js";
-import { expectNoSecret, flushRejections, settle, trackUnhandledRejections } from "./support.js";
+import type { MockFaultSpec } from "../../src/testing/index.js";
+import { expectNoSecret, settle, useMockServer } from "./support.js";
 
 const ASSET = "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";
 
-let server: MockServer;
-const rejections = trackUnhandledRejections();
-
-beforeAll(async () => {
-  server = await startMockServer();
-});
-afterEach(() => server.service.reset());
-afterAll(async () => {
-  await flushRejections();
-  rejections.stop();
-  expect(rejections.seen).toEqual([]);
-  await server.close();
-});
+const server = useMockServer();
 
 function client(options: { timeoutMs?: number; maxRetries?: number } = {}) {
   return new MerchantPaymentsClient({
-    apiKey: server.service.keys.test,
-    baseUrl: server.url,
-    merchantId: server.service.merchantId,
+    apiKey: server().service.keys.test,
+    baseUrl: server().url,
+    merchantId: server().service.merchantId,
     timeoutMs: options.timeoutMs ?? 2_000,
     maxRetries: options.maxRetries ?? 2,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
@@ -46,7 +34,7 @@ function client(options: { timeoutMs?: number; maxRetries?: number } = {}) {
 
 /** The requests the service logged for a method and path. */
 function logged(method: string, path: string) {
-  return server.service.requests.filter((r) => r.method === method && r.path === path);
+  return server().service.requests.filter((r) => r.method === method && r.path === path);
 }
 
 let seq = 0;
@@ -63,21 +51,21 @@ const LOST_ANSWERS: Array<[string, Omit<MockFaultSpec, "method" | "path">, numbe
 describe("merchants.create: a lost answer is retried and leaves exactly one merchant", () => {
   it.each(LOST_ANSWERS)("when %s", async (_label, fault, timeoutMs) => {
     const name = unique("Lost Answer Shop");
-    server.service.injectFault({ ...fault, method: "POST", path: "/v1/merchants" });
+    server().service.injectFault({ ...fault, method: "POST", path: "/v1/merchants" });
     const merchant = await client({ timeoutMs }).merchants.create({ name, email: "ops@shop.example" });
 
     const attempts = logged("POST", "/v1/merchants");
     expect(attempts).toHaveLength(2);
     expect(new Set(attempts.map((r) => r.headers["idempotency-key"])).size).toBe(1);
     expect(attempts[0]?.headers["idempotency-key"]).toMatch(/^[0-9a-f-]{36}$/);
-    const records = server.service.merchants.filter((m) => m.name === name);
+    const records = server().service.merchants.filter((m) => m.name === name);
     expect(records).toHaveLength(1);
     expect(merchant.id).toBe(records[0]?.id);
   });
 
   it("leaves one merchant when every attempt loses its answer, and throws the typed error", async () => {
     const name = unique("Always Lost Shop");
-    server.service.injectFault({
+    server().service.injectFault({
       type: "drop",
       after: true,
       times: 3,
@@ -88,25 +76,30 @@ describe("merchants.create: a lost answer is retried and leaves exactly one merc
     expect(result.ok).toBe(false);
     expect((result as { error: unknown }).error).toBeInstanceOf(ConnectionError);
     expect(logged("POST", "/v1/merchants")).toHaveLength(3);
-    expect(server.service.merchants.filter((m) => m.name === name)).toHaveLength(1);
+    expect(server().service.merchants.filter((m) => m.name === name)).toHaveLength(1);
   });
 
   it("does not retry a 2xx answer cut in half, and a repeat under the caller's key returns the same merchant", async () => {
     const name = unique("Garbled Shop");
     const options: RequestOptions = { idempotencyKey: unique("merchant-key") };
-    server.service.injectFault({ type: "malformedJson", after: true, method: "POST", path: "/v1/merchants" });
+    server().service.injectFault({
+      type: "malformedJson",
+      after: true,
+      method: "POST",
+      path: "/v1/merchants",
+    });
     const first = await settle(() => client().merchants.create({ name, email: "ops@shop.example" }, options));
     expect((first as { error: unknown }).error).toBeInstanceOf(ResponseValidationError);
     expect(logged("POST", "/v1/merchants")).toHaveLength(1);
 
     const again = await client().merchants.create({ name, email: "ops@shop.example" }, options);
-    const records = server.service.merchants.filter((m) => m.name === name);
+    const records = server().service.merchants.filter((m) => m.name === name);
     expect(records).toHaveLength(1);
     expect(again.id).toBe(records[0]?.id);
   });
 
   it("keeps every one of 30 concurrent creations single under a seeded 40 % lost-answer rate", async () => {
-    server.service.injectFault({
+    server().service.injectFault({
       type: "drop",
       after: true,
       rate: 0.4,
@@ -119,7 +112,7 @@ describe("merchants.create: a lost answer is retried and leaves exactly one merc
       names.map((name) => sdk.merchants.create({ name, email: "ops@shop.example" })),
     );
     for (const [i, name] of names.entries()) {
-      const records = server.service.merchants.filter((m) => m.name === name);
+      const records = server().service.merchants.filter((m) => m.name === name);
       expect(records).toHaveLength(1);
       expect(created[i]?.id).toBe(records[0]?.id);
     }
@@ -131,7 +124,7 @@ describe("settlements.createCrypto: a lost answer is retried and registers the a
   it.each(LOST_ANSWERS)("when %s", async (_label, fault, timeoutMs) => {
     const merchant = await client().merchants.create({ name: unique("Settling Shop"), email: "a@b.example" });
     const path = `/v1/merchants/${merchant.id}/settlements/crypto`;
-    server.service.injectFault({ ...fault, method: "POST", path });
+    server().service.injectFault({ ...fault, method: "POST", path });
     const result = await client({ timeoutMs }).settlements.createCrypto(merchant.id, [
       { asset: ASSET, destination: DESTINATION },
     ]);
@@ -139,7 +132,7 @@ describe("settlements.createCrypto: a lost answer is retried and registers the a
     const attempts = logged("POST", path);
     expect(attempts).toHaveLength(2);
     expect(new Set(attempts.map((r) => r.headers["idempotency-key"])).size).toBe(1);
-    const crypto = server.service.getMerchant(merchant.id).settlements.crypto;
+    const crypto = server().service.getMerchant(merchant.id).settlements.crypto;
     expect(crypto.filter((s) => s.asset === ASSET)).toHaveLength(1);
     expect(result).toEqual({ crypto: [expect.objectContaining({ asset: ASSET, destination: DESTINATION })] });
   });
@@ -151,7 +144,7 @@ describe("a POST without an idempotency key is never sent twice", () => {
       referenceId: unique("order"),
       amount: { unit: "iso4217/USD", value: "1999" },
     });
-    server.service.clearRequests();
+    server().service.clearRequests();
     return created.id;
   }
 
@@ -168,7 +161,7 @@ describe("a POST without an idempotency key is never sent twice", () => {
       call: (sdk, _id, referenceId) =>
         sdk.payments.create({ referenceId, amount: { unit: "iso4217/USD", value: "500" } }),
       effects: (_id, referenceId) =>
-        server.service.payments.filter((p) => p.referenceId === referenceId).length,
+        server().service.payments.filter((p) => p.referenceId === referenceId).length,
     },
     {
       name: "checkout.create",
@@ -181,13 +174,16 @@ describe("a POST without an idempotency key is never sent twice", () => {
           errorUrl: "https://shop.example/ko",
         }),
       effects: (_id, referenceId) =>
-        server.service.payments.filter((p) => p.referenceId === referenceId).length,
+        server().service.payments.filter((p) => p.referenceId === referenceId).length,
     },
     {
       name: "payments.cancel",
       path: (id) => `/v1/payments/${id}/cancel`,
       call: (sdk, id) => sdk.payments.cancel(id),
-      effects: (id) => server.service.getPayment(id).history.filter((h) => h.status === "cancelled").length,
+      effects: (id) =>
+        server()
+          .service.getPayment(id)
+          .history.filter((h) => h.status === "cancelled").length,
     },
     {
       name: "gateway.fetchAction",
@@ -220,7 +216,7 @@ describe("a POST without an idempotency key is never sent twice", () => {
     const paymentId = await payment();
     const referenceId = unique("order");
     const path = op.path(paymentId);
-    server.service.injectFault({ ...fault, method: "POST", path });
+    server().service.injectFault({ ...fault, method: "POST", path });
     const result = await settle(() => op.call(client({ timeoutMs, maxRetries: 5 }), paymentId, referenceId));
     expect(result.ok).toBe(false);
     const error = (result as { error: unknown }).error;
@@ -234,19 +230,19 @@ describe("a POST without an idempotency key is never sent twice", () => {
 
   it("payments.create under the caller's key is retried after a lost answer and creates one payment", async () => {
     const referenceId = unique("order");
-    server.service.injectFault({ type: "drop", after: true, method: "POST", path: "/v1/payments" });
+    server().service.injectFault({ type: "drop", after: true, method: "POST", path: "/v1/payments" });
     const created = await client().payments.create(
       { referenceId, amount: { unit: "iso4217/USD", value: "700" } },
       { idempotencyKey: unique("payment-key") },
     );
     expect(logged("POST", "/v1/payments")).toHaveLength(2);
-    const records = server.service.payments.filter((p) => p.referenceId === referenceId);
+    const records = server().service.payments.filter((p) => p.referenceId === referenceId);
     expect(records.map((p) => p.id)).toEqual([created.id]);
   });
 
   it("payments.create without a key is repeated after a rate-limit refusal, and creates one payment", async () => {
     const referenceId = unique("order");
-    server.service.injectFault({
+    server().service.injectFault({
       type: "rateLimit",
       retryAfterSeconds: 0,
       method: "POST",
@@ -257,8 +253,10 @@ describe("a POST without an idempotency key is never sent twice", () => {
       amount: { unit: "iso4217/USD", value: "700" },
     });
     expect(logged("POST", "/v1/payments")).toHaveLength(2);
-    expect(server.service.payments.filter((p) => p.referenceId === referenceId).map((p) => p.id)).toEqual([
-      created.id,
-    ]);
+    expect(
+      server()
+        .service.payments.filter((p) => p.referenceId === referenceId)
+        .map((p) => p.id),
+    ).toEqual([created.id]);
   });
 });

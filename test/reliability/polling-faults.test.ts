@@ -4,38 +4,19 @@
  * the deadline ends them with PollTimeoutError (naming the last status), and a non-transient error ends them
  * with its typed error. Each poll is one request (maxRetries 0), so the faults reach the polling loop itself.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient, NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
-import { type MockServer, startMockServer } from "../../src/testing/index.js";
-import {
-  activeTimers,
-  expectNoSecret,
-  flushRejections,
-  settle,
-  trackUnhandledRejections,
-} from "./support.js";
+import { activeTimers, expectNoSecret, settle, useMockServer } from "./support.js";
 
-let server: MockServer;
-const rejections = trackUnhandledRejections();
-
-beforeAll(async () => {
-  server = await startMockServer({ pollInMs: 5 });
-});
-afterEach(() => server.service.reset());
-afterAll(async () => {
-  await flushRejections();
-  rejections.stop();
-  expect(rejections.seen).toEqual([]);
-  await server.close();
-});
+const server = useMockServer({ pollInMs: 5 });
 
 /** A client whose every status request is counted; `onPoll(n)` runs before request n (1-based) goes out. */
 function client(onPoll: (n: number) => void = () => {}, timeoutMs = 2_000) {
   let n = 0;
   return new MerchantPaymentsClient({
-    apiKey: server.service.keys.test,
-    baseUrl: server.url,
-    merchantId: server.service.merchantId,
+    apiKey: server().service.keys.test,
+    baseUrl: server().url,
+    merchantId: server().service.merchantId,
     maxRetries: 0,
     timeoutMs,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
@@ -57,7 +38,7 @@ describe("waitForFinal survives transient failures within its deadline", () => {
   it("through 5xx, dropped connections, HTML pages and rate limits, then returns the final status", async () => {
     const id = await newPayment();
     const path = `/v1/payments/${id}/status`;
-    const { injectFault } = server.service;
+    const { injectFault } = server().service;
     injectFault({ type: "serverError", status: 503, times: 2, path });
     injectFault({ type: "drop", times: 2, path });
     injectFault({ type: "html", status: 502, times: 1, path });
@@ -65,24 +46,24 @@ describe("waitForFinal survives transient failures within its deadline", () => {
     injectFault({ type: "serverError", status: 500, times: 1, path });
     const seen: string[] = [];
     const sdk = client((n) => {
-      if (n === 10) server.service.markProcessing(id);
-      if (n === 12) server.service.completePayment(id);
+      if (n === 10) server().service.markProcessing(id);
+      if (n === 12) server().service.completePayment(id);
     });
     const final = await sdk.payments.waitForFinal(id, { ...POLL, onUpdate: (s) => seen.push(s.status) });
     expect(final).toMatchObject({ status: "succeeded", isFinal: true, info: { txId: `test:${id}` } });
     expect(seen).toEqual(["requires_action", "processing", "succeeded"]);
-    expect(server.service.state.faults).toEqual([]); // every fault was met
+    expect(server().service.state.faults).toEqual([]); // every fault was met
   });
 
   it("through answers that come too late (timeouts)", async () => {
     const id = await newPayment();
-    server.service.injectFault({
+    server().service.injectFault({
       type: "latency",
       latencyMs: 200,
       times: 2,
       path: `/v1/payments/${id}/status`,
     });
-    const sdk = client((n) => n === 3 && server.service.failPayment(id), 50);
+    const sdk = client((n) => n === 3 && server().service.failPayment(id), 50);
     const final = await sdk.payments.waitForFinal(id, POLL);
     expect(final.status).toBe("failed");
   });
@@ -94,13 +75,13 @@ describe("waitForFinal survives transient failures within its deadline", () => {
       successUrl: "https://shop.example/ok",
       errorUrl: "https://shop.example/ko",
     });
-    server.service.injectFault({
+    server().service.injectFault({
       type: "serverError",
       status: 503,
       rate: 0.5,
       path: "/v1/merchant/payment/*",
     });
-    const sdk = client((n) => n === 20 && server.service.expirePayment(paymentId));
+    const sdk = client((n) => n === 20 && server().service.expirePayment(paymentId));
     const statuses: string[] = [];
     for await (const status of sdk.checkout.watch(paymentId, POLL)) statuses.push(status.status);
     expect(statuses).toEqual(["requires_action", "expired"]);
@@ -108,7 +89,7 @@ describe("waitForFinal survives transient failures within its deadline", () => {
 
   it("ends with PollTimeoutError at the deadline when the service never recovers", async () => {
     const id = await newPayment();
-    server.service.injectFault({
+    server().service.injectFault({
       type: "serverError",
       status: 503,
       rate: 1,
@@ -127,7 +108,7 @@ describe("waitForFinal survives transient failures within its deadline", () => {
 
   it("names the last status seen when the deadline passes", async () => {
     const id = await newPayment();
-    const sdk = client((n) => n === 2 && server.service.markProcessing(id));
+    const sdk = client((n) => n === 2 && server().service.markProcessing(id));
     const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, timeoutMs: 100 }));
     expect((result as { error: unknown }).error).toMatchObject({
       name: "PollTimeoutError",
@@ -139,18 +120,20 @@ describe("waitForFinal survives transient failures within its deadline", () => {
     const sdk = client();
     const result = await settle(() => sdk.payments.waitForFinal("pay_does_not_exist", POLL));
     expect((result as { error: unknown }).error).toBeInstanceOf(NotFoundError);
-    const polls = server.service.requests.filter((r) => r.path === "/v1/payments/pay_does_not_exist/status");
+    const polls = server().service.requests.filter(
+      (r) => r.path === "/v1/payments/pay_does_not_exist/status",
+    );
     expect(polls).toHaveLength(1);
   });
 
   it("stops at once on abort while the service is failing", async () => {
     const id = await newPayment();
-    server.service.injectFault({ type: "drop", rate: 1, path: `/v1/payments/${id}/status` });
+    server().service.injectFault({ type: "drop", rate: 1, path: `/v1/payments/${id}/status` });
     const controller = new AbortController();
     const sdk = client((n) => n === 3 && controller.abort());
     const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, signal: controller.signal }));
     expect((result as { error: unknown }).error).toBeInstanceOf(UserAbortError);
-    const polls = server.service.requests.filter((r) => r.path === `/v1/payments/${id}/status`);
+    const polls = server().service.requests.filter((r) => r.path === `/v1/payments/${id}/status`);
     expect(polls.length).toBeLessThanOrEqual(3);
   });
 });

@@ -1,6 +1,7 @@
 /** Shared pieces of the reliability suite: the secret to look for, and the checks that it never leaks. */
 import { inspect } from "node:util";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { type MockServer, type MockServerOptions, startMockServer } from "../../src/testing/index.js";
 
 /** The API key every reliability test uses. It must never show anywhere but in the Api-Key header. */
 export const SECRET_KEY = "mock_test_sk_R3l1abilitySecret9f2c";
@@ -75,4 +76,27 @@ export async function flushRejections(): Promise<void> {
 /** Active timers of the process right now. */
 export function activeTimers(): number {
   return process.getActiveResourcesInfo().filter((name) => name === "Timeout").length;
+}
+
+/**
+ * The mock service over real HTTP for the calling test file: started before all its tests, reset after each, and
+ * closed after all, once the file is checked to have left no unhandled rejection. Returns the running server.
+ */
+export function useMockServer(options?: MockServerOptions): () => MockServer {
+  let server: MockServer | undefined;
+  const rejections = trackUnhandledRejections();
+  beforeAll(async () => {
+    server = await startMockServer(options);
+  });
+  afterEach(() => server?.service.reset());
+  afterAll(async () => {
+    await flushRejections();
+    rejections.stop();
+    expect(rejections.seen).toEqual([]);
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error("the mock server runs only while the tests of the file run");
+    return server;
+  };
 }

@@ -1,5 +1,6 @@
 /**
- * Server-only helpers of the Next.js example: one SDK client per process, and the order store.
+ * Server-only helpers of the Next.js example: one SDK client per process, the order store, and the fulfilment.
+ * The checkout flow itself is in `examples/shared/checkout-flow.ts`, shared with the Express and Hono examples.
  *
  * Only route handlers (server code) import this module. Never import it from a client component: the API key
  * would end up in the browser bundle (the SDK refuses to run in a browser page anyway).
@@ -7,6 +8,9 @@
  * @module
  */
 import { MerchantPaymentsClient } from "merchant-payments";
+import type { Order, OrderStore } from "../../shared/checkout-flow";
+
+export type { Order };
 
 let client: MerchantPaymentsClient | undefined;
 
@@ -23,21 +27,8 @@ export function publicUrl(): string {
   return url.replace(/\/+$/, "");
 }
 
-/** An order of the shop. */
-export interface Order {
-  id: string;
-  amount: string;
-  currency: string;
-  /** The checkout payment created for the order. */
-  paymentId: string | null;
-  status: "awaiting_payment" | "paid" | "payment_failed" | "payment_expired" | "cancelled";
-}
-
-/**
- * The orders. An in-memory map stands in for your database here: it is per process, so it does not survive a
- * restart and is not shared between serverless instances.
- */
-export const orders = new Map<string, Order>();
+/** The orders (an in-memory map standing in for your database: per process, so not shared between instances). */
+export const orders: OrderStore = new Map();
 
 /** Ships an order. Called once per order, after the service confirmed the payment succeeded. */
 export async function fulfil(order: Order): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * `POST /api/checkout`: creates the order and its checkout payment, then 303-redirects the buyer to the service's
- * checkout portal. A form can post here directly (`<form method="post" action="/api/checkout">`), or send JSON.
+ * `POST /api/checkout`: creates the order and its checkout payment (`startCheckout`: `client.checkout.create`, in
+ * `examples/shared/checkout-flow.ts`), then 303-redirects the buyer to the service's checkout portal. A form can
+ * post here directly (`<form method="post" action="/api/checkout">`), or send JSON.
  *
  * Next.js App Router route handlers are plain web-standard functions, `(request: Request) => Promise<Response>`:
  * nothing here imports `next`, so this example type-checks (and is tested) without installing it. In an app, put
@@ -8,36 +9,25 @@
  *
  * @module
  */
-import { InputValidationError, MerchantPaymentsError, money } from "merchant-payments";
-import { type Order, orders, paymentsClient, publicUrl } from "../../../lib/shop";
+import { InputValidationError, MerchantPaymentsError } from "merchant-payments";
+import { INVALID_ORDER_INPUT, newOrder, startCheckout } from "../../../../shared/checkout-flow";
+import { orders, paymentsClient, publicUrl } from "../../../lib/shop";
 
 /** Runs on the Node.js runtime: the API key stays on the server. */
 export const runtime = "nodejs";
 
 export async function POST(request: Request): Promise<Response> {
-  const input = await readOrderInput(request);
-  if (!input) return Response.json({ error: "amount and currency are required strings" }, { status: 400 });
+  const order = newOrder(await readBody(request));
+  if (!order) return Response.json({ error: INVALID_ORDER_INPUT }, { status: 400 });
 
-  const order: Order = {
-    id: `ord_${crypto.randomUUID()}`,
-    ...input,
-    paymentId: null,
-    status: "awaiting_payment",
-  };
   // Both return URLs lead to the same handler, which verifies server-side; the service appends `payment_id`.
   const back = (landed: string) =>
     `${publicUrl()}/api/checkout/return?order=${encodeURIComponent(order.id)}&landed=${landed}`;
   try {
-    const { paymentId, gatewayUrl } = await paymentsClient().checkout.create(
-      {
-        referenceId: order.id,
-        amount: money(input.amount, input.currency),
-        successUrl: back("success"),
-        errorUrl: back("error"),
-      },
-      { idempotencyKey: `checkout-${order.id}` },
-    );
-    order.paymentId = paymentId;
+    const gatewayUrl = await startCheckout(paymentsClient(), order, {
+      successUrl: back("success"),
+      errorUrl: back("error"),
+    });
     orders.set(order.id, order);
     return Response.redirect(gatewayUrl, 303);
   } catch (error) {
@@ -52,17 +42,11 @@ export async function POST(request: Request): Promise<Response> {
   }
 }
 
-async function readOrderInput(request: Request): Promise<{ amount: string; currency: string } | null> {
-  const type = request.headers.get("content-type") ?? "";
-  let amount: unknown;
-  let currency: unknown;
-  if (type.includes("application/json")) {
-    const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
-    ({ amount, currency } = body);
-  } else {
-    const form = await request.formData().catch(() => new FormData());
-    amount = form.get("amount");
-    currency = form.get("currency");
+/** The fields of a form post, or the JSON body. */
+async function readBody(request: Request): Promise<unknown> {
+  if ((request.headers.get("content-type") ?? "").includes("application/json")) {
+    return request.json().catch(() => ({}));
   }
-  return typeof amount === "string" && typeof currency === "string" ? { amount, currency } : null;
+  const form = await request.formData().catch(() => new FormData());
+  return { amount: form.get("amount"), currency: form.get("currency") };
 }
