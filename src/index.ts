@@ -33,7 +33,7 @@ export type {
   VerifyReturnParams,
 } from "./resources/checkout.js";
 export type { Gateway } from "./resources/gateway.js";
-export type { ListMerchantsQuery, Merchants } from "./resources/merchants.js";
+export type { Merchants } from "./resources/merchants.js";
 export type { Payments } from "./resources/payments.js";
 export type { PollingResource, PollOptions } from "./resources/polling.js";
 export type { Settlements } from "./resources/settlements.js";
@@ -59,6 +59,7 @@ export type {
   FiatSettlement,
   Iso4217AmountInput,
   KnownPaymentStatus,
+  ListMerchantsQuery,
   ListMerchantsResponse,
   Merchant,
   MerchantListItem,

@@ -4,23 +4,28 @@ import {
   type CreatedMerchant,
   type CreateMerchantInput,
   createMerchantResponseSchema,
+  type ListMerchantsQuery,
   type ListMerchantsResponse,
+  listMerchantsQuerySchema,
   listMerchantsResponseSchema,
   type Merchant,
   retrieveMerchantResponseSchema,
   toCreateMerchantBody,
 } from "../schemas/merchants.js";
+import { parseInput } from "../schemas/parse.js";
 import { APIResource } from "./resource.js";
-
-/** Query parameters of `merchants.list`. The spec does not list them, so they pass through as given. */
-export type ListMerchantsQuery = Record<string, string | number | boolean | undefined>;
 
 /** The account's merchants: the entities that receive payments (one per brand, storefront or legal entity). */
 export class Merchants extends APIResource {
   /** Lists the account's merchants (`GET /v1/merchants`). Items are kept as the service sends them. */
   async list(query?: ListMerchantsQuery, options?: RequestOptions): Promise<ListMerchantsResponse> {
     return this.transport.request(
-      { method: "GET", path: "/v1/merchants", query, response: listMerchantsResponseSchema },
+      {
+        method: "GET",
+        path: "/v1/merchants",
+        query: parseInput(listMerchantsQuerySchema, query, "query"),
+        response: listMerchantsResponseSchema,
+      },
       options,
     );
   }

@@ -135,6 +135,22 @@ export const createMerchantResponseSchema = z.looseObject({ merchant: createdMer
 /** Body of `POST /v1/merchants`. */
 export type CreateMerchantResponse = z.output<typeof createMerchantResponseSchema>;
 
+/**
+ * Query of `merchants.list`: the spec does not list its parameters, so any name passes through, but each value must
+ * be a string, number or boolean (or undefined, which is left out).
+ */
+export const listMerchantsQuerySchema = z.optional(
+  z.record(
+    z.string(),
+    z.union([z.string(), z.number(), z.boolean(), z.undefined()], {
+      error: "must be a string, number or boolean",
+    }),
+  ),
+);
+
+/** Query parameters of `merchants.list`, passed through as given. */
+export type ListMerchantsQuery = z.input<typeof listMerchantsQuerySchema>;
+
 /** One item of `GET /v1/merchants`; its shape is not documented, so every field is kept as is. */
 export const merchantListItemSchema = z.looseObject({});
 

@@ -424,3 +424,13 @@ describe("the API key never leaks", () => {
     expect(seen.length).toBeGreaterThan(5);
   });
 });
+
+describe("merchants.list query", () => {
+  it("refuses a value that is not a string, number or boolean, naming it, before sending", async () => {
+    const query = { page: { next: "x" } } as unknown as Record<string, string>;
+    const error = await failure(() => client().merchants.list(query));
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).field).toBe("query.page");
+    expect(mock.requests).toHaveLength(0);
+  });
+});
