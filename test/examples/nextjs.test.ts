@@ -1,5 +1,6 @@
 import { createMockService } from "merchant-payments/testing";
 import { setupServer } from "msw/node";
+import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET } from "../../examples/nextjs/app/api/checkout/return/route.js";
 import { POST } from "../../examples/nextjs/app/api/checkout/route.js";
@@ -26,7 +27,7 @@ afterAll(() => msw.close());
 
 async function checkout(body: BodyInit, type: string) {
   const res = await POST(
-    new Request("https://shop.example/api/checkout", {
+    new NextRequest("https://shop.example/api/checkout", {
       method: "POST",
       headers: { "content-type": type },
       body,
@@ -50,7 +51,7 @@ describe("examples/nextjs route handlers", () => {
     expect(back).toMatch(
       /^https:\/\/shop\.example\/api\/checkout\/return\?order=.*&landed=success&payment_id=/,
     );
-    const page = await GET(new Request(back));
+    const page = await GET(new NextRequest(back));
     expect(page.status).toBe(200);
     expect(orders.get(payment.referenceId)?.status).toBe("paid");
   });
@@ -59,7 +60,7 @@ describe("examples/nextjs route handlers", () => {
     const { payment } = await checkout(JSON.stringify({ amount: "5", currency: "EUR" }), "application/json");
     if (!payment) throw new Error("no payment created");
     const forged = `https://shop.example/api/checkout/return?order=${payment.referenceId}&payment_id=pay_forged`;
-    expect((await GET(new Request(forged))).status).toBe(400);
+    expect((await GET(new NextRequest(forged))).status).toBe(400);
     expect(orders.get(payment.referenceId)?.status).toBe("awaiting_payment");
   });
 

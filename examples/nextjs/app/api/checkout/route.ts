@@ -3,22 +3,23 @@
  * `examples/shared/checkout-flow.ts`), then 303-redirects the buyer to the service's checkout portal. A form can
  * post here directly (`<form method="post" action="/api/checkout">`), or send JSON.
  *
- * Next.js App Router route handlers are plain web-standard functions, `(request: Request) => Promise<Response>`:
- * nothing here imports `next`, so this example type-checks (and is tested) without installing it. In an app, put
- * this file at `app/api/checkout/route.ts`.
+ * A Next.js App Router route handler, type-checked against Next's own `NextRequest` and `NextResponse` (the
+ * `next` package is a devDependency of this repository for that). In an app, put this file at
+ * `app/api/checkout/route.ts`.
  *
  * @module
  */
 import { InputValidationError, MerchantPaymentsError } from "merchant-payments";
+import { type NextRequest, NextResponse } from "next/server";
 import { INVALID_ORDER_INPUT, newOrder, startCheckout } from "../../../../shared/checkout-flow";
 import { orders, paymentsClient, publicUrl } from "../../../lib/shop";
 
 /** Runs on the Node.js runtime: the API key stays on the server. */
 export const runtime = "nodejs";
 
-export async function POST(request: Request): Promise<Response> {
+export async function POST(request: NextRequest): Promise<NextResponse> {
   const order = newOrder(await readBody(request));
-  if (!order) return Response.json({ error: INVALID_ORDER_INPUT }, { status: 400 });
+  if (!order) return NextResponse.json({ error: INVALID_ORDER_INPUT }, { status: 400 });
 
   // Both return URLs lead to the same handler, which verifies server-side; the service appends `payment_id`.
   const back = (landed: string) =>
@@ -29,21 +30,21 @@ export async function POST(request: Request): Promise<Response> {
       errorUrl: back("error"),
     });
     orders.set(order.id, order);
-    return Response.redirect(gatewayUrl, 303);
+    return NextResponse.redirect(gatewayUrl, 303);
   } catch (error) {
     if (error instanceof InputValidationError) {
-      return Response.json({ error: error.message, field: error.field }, { status: 400 });
+      return NextResponse.json({ error: error.message, field: error.field }, { status: 400 });
     }
     if (error instanceof MerchantPaymentsError) {
       console.error(error); // safe to log: never carries the API key
-      return Response.json({ error: "The payment service is unavailable." }, { status: 502 });
+      return NextResponse.json({ error: "The payment service is unavailable." }, { status: 502 });
     }
     throw error;
   }
 }
 
 /** The fields of a form post, or the JSON body. */
-async function readBody(request: Request): Promise<unknown> {
+async function readBody(request: NextRequest): Promise<unknown> {
   if ((request.headers.get("content-type") ?? "").includes("application/json")) {
     return request.json().catch(() => ({}));
   }

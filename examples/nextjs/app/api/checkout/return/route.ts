@@ -4,11 +4,12 @@
  * against the order's and asks the service for the status, server-side (`handleReturn`:
  * `client.checkout.verifyReturn`, in `examples/shared/checkout-flow.ts`); only `outcome.fulfil` fulfils, once.
  *
- * A web-standard Next.js route handler (no `next` import needed). In an app, put this file at
+ * A Next.js App Router route handler (`NextRequest` in, `NextResponse` out). In an app, put this file at
  * `app/api/checkout/return/route.ts`.
  *
  * @module
  */
+import { type NextRequest, NextResponse } from "next/server";
 import { handleReturn } from "../../../../../shared/checkout-flow";
 import { fulfil, orders, paymentsClient } from "../../../../lib/shop";
 
@@ -16,14 +17,14 @@ import { fulfil, orders, paymentsClient } from "../../../../lib/shop";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export async function GET(request: Request): Promise<Response> {
-  const order = orders.get(new URL(request.url).searchParams.get("order") ?? "");
+export async function GET(request: NextRequest): Promise<NextResponse> {
+  const order = orders.get(request.nextUrl.searchParams.get("order") ?? "");
   // Waits up to 20 s for a final status: the buyer may return while the transaction confirms.
   const { status, message } = await handleReturn(paymentsClient(), order, request.url, { onFulfil: fulfil });
   return page(status, message);
 }
 
-/** A real app would redirect to a page of its own (`Response.redirect(new URL("/orders/…", request.url), 303)`). */
-function page(status: number, message: string): Response {
-  return new Response(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
+/** A real app would redirect to a page of its own (`NextResponse.redirect(new URL("/orders/…", request.url), 303)`). */
+function page(status: number, message: string): NextResponse {
+  return new NextResponse(message, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
