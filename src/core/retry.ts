@@ -1,4 +1,5 @@
 import { UserAbortError } from "../errors.js";
+import { onAbort } from "./abort.js";
 
 /** When and how long the SDK waits before retrying. Data, so a test or a user can see and tune it. */
 export interface RetryPolicy {
@@ -55,15 +56,16 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortErrorOf(signal));
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortErrorOf(signal));
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      stopWaiting?.();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopWaiting =
+      signal &&
+      onAbort(signal, () => {
+        clearTimeout(timer);
+        reject(abortErrorOf(signal));
+      });
   });
 }
 

@@ -12,6 +12,7 @@ import {
 } from "../errors.js";
 import { parseResponse } from "../schemas/parse.js";
 import { SDK_VERSION } from "../version.js";
+import { onAbort } from "./abort.js";
 import { apiErrorFrom, requestIdOf } from "./api-error.js";
 import {
   apiVersionProblem,
@@ -189,8 +190,7 @@ export class Transport {
     // One deadline per attempt covers the headers and the body; the caller's signal aborts it too.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
-    const forwardAbort = () => deadline.abort();
-    signal?.addEventListener("abort", forwardAbort, { once: true });
+    const stopForwarding = signal && onAbort(signal, () => deadline.abort());
     if (signal?.aborted) deadline.abort(); // aborted by an onRequest hook: send nothing
     try {
       // Never follow a redirect: fetch would carry the Api-Key header to wherever it points.
@@ -227,7 +227,7 @@ export class Transport {
       return { error: new ConnectionError(call.context, { cause }), retryable: true, reason: "connection" };
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", forwardAbort);
+      stopForwarding?.();
     }
   }
 

@@ -1,3 +1,4 @@
+import { onAbort } from "../core/abort.js";
 import { abortErrorOf, sleep } from "../core/retry.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
@@ -140,15 +141,14 @@ function deadlineScope(timeoutMs: number, signal: AbortSignal | undefined) {
     timedOut = true;
     controller.abort();
   }, timeoutMs);
-  const forward = () => controller.abort();
   if (signal?.aborted) controller.abort();
-  else signal?.addEventListener("abort", forward, { once: true });
+  const stopForwarding = signal && !signal.aborted ? onAbort(signal, () => controller.abort()) : undefined;
   return {
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose() {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", forward);
+      stopForwarding?.();
     },
   };
 }

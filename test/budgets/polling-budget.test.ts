@@ -2,7 +2,6 @@
  * Issue #6 budgets that are counts, not timings: requests per polled payment, and what watchers leave behind.
  * In process: the client's `fetch` is the mock's own, so nothing here depends on sockets.
  */
-import { setMaxListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { createMockService } from "../../src/testing/index.js";
@@ -134,8 +133,6 @@ describe("watchers leave nothing behind", () => {
     await tick();
     const before = timers();
     const controller = new AbortController();
-    // One signal shared by every watcher adds one abort listener per watcher (Node warns beyond 10).
-    setMaxListeners(WATCHERS, controller.signal);
     const aborted = ids.slice(WATCHERS / 2).map(async (id) => {
       try {
         for await (const _ of client.payments.watch(id, { minIntervalMs: 0, signal: controller.signal })) {
