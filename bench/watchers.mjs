@@ -43,14 +43,17 @@ async function run(client, service, n, pollInMs, onSample) {
     setTimeout(() => service.completePayment(id), Math.round((i / n) * 2 * pollInMs)),
   );
   let updates = 0;
+  let finals = 0;
   await Promise.all(
     ids.map(async (id) => {
       for await (const status of client.payments.watch(id, { minIntervalMs: 0 })) {
         updates++;
         if (status.isFinal && status.status !== "succeeded") throw new Error(`${id} ended ${status.status}`);
+        if (status.isFinal) finals++;
       }
     }),
   );
+  if (finals !== n) throw new Error(`only ${finals} of ${n} watched payments reached their final status`);
   const wallMs = performance.now() - start;
   clearInterval(sampler);
   for (const timer of timers) clearTimeout(timer);
