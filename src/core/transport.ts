@@ -113,9 +113,12 @@ export class Transport {
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /** Whether anyone listens (hooks or a logger): events are only built then, off the hot path otherwise. */
   readonly #observed: boolean;
+  /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
+  readonly talksToLoopback: boolean;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
+    this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
     this.#observed = config.hooks !== undefined || config.logger !== undefined;
     // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
@@ -134,11 +137,6 @@ export class Transport {
         return fetchNow(wire.url, wire.init);
       },
     });
-  }
-
-  /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
-  get talksToLoopback(): boolean {
-    return isLoopback(new URL(this.#config.baseUrl).hostname);
   }
 
   /** Sends an operation and resolves to its parsed response, or throws a typed error. */
