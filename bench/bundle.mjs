@@ -1,6 +1,6 @@
 // Bundle size of what `import { MerchantPaymentsClient } from "merchant-payments"` pulls into an app: esbuild
-// (bundle, minify, platform node, ESM) on the built package, then gzip -9. "own" is the sources with ky, zod and
-// uuid external (the built package inlines them).
+// (bundle, minify, platform node, ESM) on the built package, then gzip -9. "own" is the sources with ky and zod
+// external (the built package inlines them).
 // Also breaks the minified output down by package, and measures openai's client the same way for comparison.
 //
 //   node bench/bundle.mjs [--json]
@@ -13,7 +13,7 @@ import { DIST, fmt, isMain, parseArgs, ROOT, requireDist, table } from "./lib/co
 
 /** 1 KB = 1000 bytes here and in the budgets (the issue's reference sizes match this unit). */
 export const KB = 1000;
-const DEPENDENCIES = ["ky", "zod", "zod/*", "uuid"];
+const DEPENDENCIES = ["ky", "zod", "zod/*"];
 
 async function bundle(contents, external = [], bySource = false) {
   const result = await build({
@@ -46,7 +46,7 @@ const SOURCE_ENTRY = `export { MerchantPaymentsClient } from ${JSON.stringify(jo
 export async function measureBundle() {
   requireDist();
   const total = await bundle(ENTRY);
-  // dist/ inlines ky, zod and uuid (faster cold start), so own code is measured on the sources, dependencies external.
+  // dist/ inlines ky and zod (faster cold start), so own code is measured on the sources, dependencies external.
   const own = await bundle(SOURCE_ENTRY, DEPENDENCIES);
   return {
     total: { minBytes: total.minBytes, gzipBytes: total.gzipBytes, byPackage: total.byPackage },
@@ -101,7 +101,7 @@ export function render({ bundle: b, references, ownFiles }) {
       fmt.kb(b.total.minBytes),
       fmt.kb(b.total.gzipBytes),
     ],
-    ["merchant-payments own code (ky, zod, uuid external)", fmt.kb(b.own.minBytes), fmt.kb(b.own.gzipBytes)],
+    ["merchant-payments own code (ky, zod external)", fmt.kb(b.own.minBytes), fmt.kb(b.own.gzipBytes)],
     ...references.map((r) => [r.name, fmt.kb(r.minBytes), fmt.kb(r.gzipBytes)]),
   ];
   const parts = Object.entries(b.total.byPackage)

@@ -27,7 +27,6 @@ async function importVariants() {
   const variants = [
     { name: "node alone", specifiers: [] },
     { name: "merchant-payments (dist/index.js)", specifiers: [pathToFileURL(DIST).href] },
-    { name: "ky + zod/mini + uuid", specifiers: ["ky", "zod/mini", "uuid"] },
     { name: "ky + zod/mini", specifiers: ["ky", "zod/mini"] },
     { name: "ky", specifiers: ["ky"] },
   ];

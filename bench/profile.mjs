@@ -16,7 +16,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ky from "ky";
-import { v4 as uuidv4 } from "uuid";
 import * as z from "zod/mini";
 import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
 import { STATUS_BODY } from "./lib/status-body.mjs";
@@ -115,7 +114,7 @@ export async function steps({ rounds = 5, iterations = 3000 } = {}) {
     },
     "JSON.parse(status body)": () => JSON.parse(STATUS_BODY),
     "zod/mini parse (loose object)": () => z.safeParse(schema, parsed),
-    "uuid v4": () => uuidv4(),
+    "crypto.randomUUID() (idempotency key)": () => crypto.randomUUID(),
   };
   const names = Object.keys(cases);
   const samples = Object.fromEntries(names.map((n) => [n, []]));
@@ -131,7 +130,6 @@ export async function steps({ rounds = 5, iterations = 3000 } = {}) {
 const CATEGORIES = [
   ["ky", /node_modules\/ky\//],
   ["zod", /node_modules\/zod\//],
-  ["uuid", /node_modules\/uuid\//],
   ["SDK (dist/index.js)", /\/dist\/index\.js/],
   ["undici / fetch (node:internal/deps/undici)", /internal\/deps\/undici/],
   ["web streams", /internal\/webstreams/],

@@ -1,5 +1,4 @@
 import ky, { type KyInstance, type Options } from "ky";
-import { v4 as uuidv4 } from "uuid";
 import type * as z from "zod/mini";
 import {
   type APIError,
@@ -160,8 +159,9 @@ export class Transport {
 
   #prepare(operation: Operation<Schema>, options: RequestOptions): PreparedCall {
     checkRequestOptions(options);
+    // A v4 UUID from the platform's CSPRNG (what the `uuid` package's v4() itself returns when it is available).
     const idempotencyKey =
-      options.idempotencyKey ?? (operation.idempotencyKey === "always" ? uuidv4() : undefined);
+      options.idempotencyKey ?? (operation.idempotencyKey === "always" ? crypto.randomUUID() : undefined);
     const headers = this.#headers(operation, options, idempotencyKey);
     const context: RequestContext = { method: operation.method, path: operation.path };
     return {
