@@ -7,7 +7,8 @@
 // literal.
 import * as td from "typedoc";
 
-const ZOD_INFERRED = /^z\.(?:input|output|infer)</;
+/** `z.input<typeof schema>`, or a union of such (a leading `|` included, as a formatter writes long unions). */
+const ZOD_INFERRED = /^(?:\|\s*)?z\.(?:input|output|infer)</;
 
 /** @param {td.Application} app */
 export function load(app) {

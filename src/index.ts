@@ -75,6 +75,7 @@ export type {
   UnknownAction,
   UpdateCryptoSettlementInput,
   WalletRpcAction,
+  WalletRpcActionRaw,
   WalletRpcDecodedView,
 } from "./schemas/index.js";
 export {

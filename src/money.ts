@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { InputValidationError } from "./errors.js";
+import { invalidInput } from "./core/checks.js";
 
 /**
  * ISO 4217 currencies whose minor unit is not 1/100 (exponent other than 2). Any other valid
@@ -59,7 +59,7 @@ const MAJOR_RE = /^([0-9]+)(?:\.([0-9]+))?$/;
 const MINOR_RE = /^(?:0|[1-9][0-9]*)$/;
 
 function fail(field: string, message: string): never {
-  throw new InputValidationError([{ field, message: `${field} ${message}` }]);
+  throw invalidInput(field, message);
 }
 
 /** Upper-cases and checks a currency code. */

@@ -10,6 +10,7 @@ import {
   RateLimitError,
   type RequestContext,
 } from "../errors.js";
+import { isRecord } from "./checks.js";
 import { parseRetryAfter } from "./retry.js";
 
 /** Headers that may carry the service's request id; the spec does not name one, so the common ones are read. */
@@ -81,8 +82,4 @@ function parseErrorBody(text: string): ErrorBody | undefined {
     message: typeof message === "string" ? message : code,
     ...(isRecord(details) ? { details } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -21,6 +21,10 @@ import { paymentStatusResultSchema } from "./payments.js";
 /** Checkout with redirects: both return URLs are required and must be absolute `https:` URLs. */
 const withRedirects = (returnUrl: typeof httpsUrlSchema) =>
   z.strictObject({
+    /** Redirects are on; may be omitted. First, so that a wrong value is reported before the URLs it governs. */
+    redirects: z.optional(
+      z.custom<true>((redirects) => redirects === true, { error: "must be true, false or left out" }),
+    ),
     /** The merchant's own order identifier (non-empty; sent as given). */
     referenceId: nonEmptyStringSchema,
     /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
@@ -29,11 +33,12 @@ const withRedirects = (returnUrl: typeof httpsUrlSchema) =>
     successUrl: returnUrl,
     /** Where the portal sends the buyer on failure (`?payment_id=...` is appended). */
     errorUrl: returnUrl,
-    /** Redirects are on; may be omitted. */
-    redirects: z.optional(z.literal(true)),
   });
 
-const LEAVE_OUT = "must be left out when redirects is false (the portal then shows its generic views)";
+/** A field that must be absent (`undefined` counts as absent). */
+const leftOut = z.custom<undefined>((value) => value === undefined, {
+  error: "must be left out when redirects is false",
+});
 
 /** Checkout without redirects: the portal shows its generic success and error views. */
 const withoutRedirectsSchema = z.strictObject({
@@ -42,31 +47,26 @@ const withoutRedirectsSchema = z.strictObject({
   /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
   amount: iso4217AmountInputSchema,
   /** Explicit opt-out of redirects: no `checkout` object is sent. */
-  redirects: z.literal(false),
+  redirects: z.custom<false>((redirects) => redirects === false),
   /** Must be left out when `redirects` is false. */
-  successUrl: z.optional(z.undefined({ error: LEAVE_OUT })),
+  successUrl: z.optional(leftOut),
   /** Must be left out when `redirects` is false. */
-  errorUrl: z.optional(z.undefined({ error: LEAVE_OUT })),
+  errorUrl: z.optional(leftOut),
 });
 
+/** Checkout with redirects: both return URLs absolute `https:` URLs. */
+const withRedirectsSchema = withRedirects(httpsUrlSchema);
+/** The same against a local mock service: http loopback return URLs are allowed. */
+const localWithRedirectsSchema = withRedirects(localReturnUrlSchema);
+
 /**
- * Input of `checkout.create`: `{ referenceId, amount, successUrl, errorUrl }` with both URLs absolute
- * `https:` URLs (the service would silently disable redirects otherwise, so they are refused here);
- * or, to opt out of redirects on purpose, `{ referenceId, amount, redirects: false }` without URLs.
+ * What `checkout.create` accepts: `{ referenceId, amount, successUrl, errorUrl }` with both URLs absolute `https:`
+ * URLs (the service would silently disable redirects otherwise, so they are refused here); or, to opt out of
+ * redirects on purpose, `{ referenceId, amount, redirects: false }` without URLs.
  */
-export const createCheckoutInputSchema = z.discriminatedUnion("redirects", [
-  withRedirects(httpsUrlSchema),
-  withoutRedirectsSchema,
-]);
-
-/** {@link createCheckoutInputSchema} for a client talking to a local mock: http loopback return URLs are allowed. */
-const localCheckoutInputSchema = z.discriminatedUnion("redirects", [
-  withRedirects(localReturnUrlSchema),
-  withoutRedirectsSchema,
-]);
-
-/** What `checkout.create` accepts. */
-export type CreateCheckoutInput = z.input<typeof createCheckoutInputSchema>;
+export type CreateCheckoutInput =
+  | z.input<typeof withRedirectsSchema>
+  | z.input<typeof withoutRedirectsSchema>;
 
 /** The wire body of `POST /v1/merchant/payment`. */
 export interface CreateCheckoutBody {
@@ -88,15 +88,16 @@ export function toCreateCheckoutBody(
   input: CreateCheckoutInput,
   { againstLocalMock = false }: { againstLocalMock?: boolean } = {},
 ): CreateCheckoutBody {
-  const parsed = parseInput(againstLocalMock ? localCheckoutInputSchema : createCheckoutInputSchema, input);
-  const body: CreateCheckoutBody = {
-    referenceId: parsed.referenceId,
-    amount: { unit: parsed.amount.unit, value: parsed.amount.value },
-  };
-  if (parsed.redirects !== false) {
-    body.checkout = { successUrl: parsed.successUrl, errorUrl: parsed.errorUrl };
+  // `redirects` picks the shape (a discriminated union, without the weight of zod's union classes).
+  if ((input as { redirects?: unknown } | null | undefined)?.redirects === false) {
+    const { referenceId, amount } = parseInput(withoutRedirectsSchema, input);
+    return { referenceId, amount };
   }
-  return body;
+  const { referenceId, amount, successUrl, errorUrl } = parseInput(
+    againstLocalMock ? localWithRedirectsSchema : withRedirectsSchema,
+    input,
+  );
+  return { referenceId, amount, checkout: { successUrl, errorUrl } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,8 +8,8 @@
  * @module
  */
 import * as z from "zod/mini";
+import { invalidInput } from "../core/checks.js";
 import { isLoopback } from "../core/loopback.js";
-import { InputValidationError } from "../errors.js";
 
 /**
  * An enum that is open for the future: the known values are offered by autocomplete, and any other
@@ -25,22 +25,13 @@ export type OpenEnum<Known extends string> = Known | (string & {});
 export function openEnum<const Known extends string>(
   _known: readonly Known[],
 ): z.ZodMiniType<OpenEnum<Known>, unknown> {
-  return z.custom<OpenEnum<Known>>((value) => typeof value === "string", {
-    error: (issue) => (issue.input === undefined ? "is required" : "must be a string"),
-  });
+  // Any string parses: the known values only shape the type (autocomplete), never what is accepted.
+  return z.string() as z.ZodMiniType<OpenEnum<Known>, unknown>;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Plain strings
 // ---------------------------------------------------------------------------------------------
-
-/** Message for a string that is missing or of the wrong type (schema-level, so it wins over defaults). */
-function stringTypeError(what: string) {
-  return (issue: { code?: string; input?: unknown }): string | undefined => {
-    if (issue.code !== "invalid_type") return undefined;
-    return issue.input === undefined ? "is required" : `must be ${what}, got ${describeType(issue.input)}`;
-  };
-}
 
 /** `typeof`, with `null` and arrays told apart. Used in messages. */
 export function describeType(value: unknown): string {
@@ -50,26 +41,35 @@ export function describeType(value: unknown): string {
   return type === "object" ? "an object" : `a ${type}`;
 }
 
+/**
+ * A check that the string matches `re`. A refinement rather than `z.regex`: the messages are ours either way,
+ * and every zod check class left out of the bundle is weight no user carries.
+ */
+export function matching(re: RegExp, error: string): z.core.$ZodCheck<string> {
+  return z.refine<string>((value) => re.test(value), { error });
+}
+
 /** A string holding at least one non-whitespace character (kept as given, not trimmed). */
-export const nonEmptyStringSchema = z.string({ error: stringTypeError("a string") }).check(
+export const nonEmptyStringSchema = z.string().check(
   z.refine((value) => value.trim().length > 0, {
     error: "must be a non-empty string",
   }),
 );
 
 /**
- * An identifier used in a request path (merchant, payment or settlement id): a non-empty string
- * without whitespace or control characters, and not `.` or `..` (which a URL would resolve away).
+ * What is wrong with an identifier used in a request path (merchant, payment or settlement id), or `undefined`: it
+ * must be a non-empty string without whitespace or control characters, and not `.` or `..` (which a URL would
+ * resolve away).
  */
-export const idSchema = z.string({ error: stringTypeError("a non-empty string") }).check(
-  z.refine((value) => value.length > 0, { error: "must be a non-empty string" }),
-  z.refine((value) => !/[\s\p{Cc}]/u.test(value), {
-    error: "must not contain whitespace or control characters",
-  }),
-  z.refine((value) => value !== "." && value !== "..", { error: 'must not be "." or ".."' }),
+function idProblem(value: unknown): string | undefined {
+  if (typeof value !== "string") return `must be a non-empty string, got ${describeType(value)}`;
+  if (value === "") return "must be a non-empty string";
+  if (/[\s\p{Cc}]/u.test(value)) return "must not contain whitespace or control characters";
+  if (value === "." || value === "..") return 'must not be "." or ".."';
   // A lone UTF-16 surrogate cannot be percent-encoded (encodeURIComponent throws a URIError).
-  z.refine((value) => !/\p{Cs}/u.test(value), { error: "must be well-formed text (no lone surrogates)" }),
-);
+  if (/\p{Cs}/u.test(value)) return "must be well-formed text (no lone surrogates)";
+  return undefined;
+}
 
 /**
  * Checks an identifier that goes into a request path, before anything is sent.
@@ -79,16 +79,13 @@ export const idSchema = z.string({ error: stringTypeError("a non-empty string") 
  * @throws {InputValidationError} When `value` is not a usable identifier.
  */
 export function assertId(field: string, value: unknown): asserts value is string {
-  const result = idSchema.safeParse(value);
-  if (!result.success) {
-    const message = result.error.issues[0]?.message ?? "must be a non-empty string";
-    throw new InputValidationError([{ field, message: `${field} ${message}` }]);
-  }
+  const problem = idProblem(value);
+  if (problem !== undefined) throw invalidInput(field, problem);
 }
 
 /** An absolute `https:` URL (the service silently disables redirects to anything else). */
 export const httpsUrlSchema = z
-  .string({ error: stringTypeError("an https URL") })
+  .string()
   .check(
     z.refine(isHttpsUrl, { error: 'must be an absolute https URL, like "https://shop.example/thanks"' }),
   );
@@ -97,10 +94,9 @@ export const httpsUrlSchema = z
  * A return URL for a checkout against a local mock service: https, or plain http to a loopback host (the mock
  * redirects there; the real service is never on loopback, so a client talking to it never uses this schema).
  */
-export const localReturnUrlSchema = z.string({ error: stringTypeError("an https URL") }).check(
+export const localReturnUrlSchema = z.string().check(
   z.refine((value) => isHttpsUrl(value) || isHttpsUrl(value, true), {
-    error:
-      'must be an absolute https URL (or http to a loopback host, against a local mock), like "https://shop.example/thanks"',
+    error: 'must be an absolute https URL (or http to a loopback host), like "https://shop.example/thanks"',
   }),
 );
 
@@ -119,17 +115,16 @@ function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
 // CAIP identifiers
 // ---------------------------------------------------------------------------------------------
 
-const NAMESPACE = "[-a-z0-9]{3,8}";
-const CHAIN_REFERENCE = "[-_a-zA-Z0-9]{1,32}";
-const ACCOUNT_ADDRESS = "[-.%a-zA-Z0-9]{1,128}";
-const ASSET_REFERENCE = "[-.%a-zA-Z0-9]{1,128}";
-const TOKEN_ID = "[-.%a-zA-Z0-9]{1,78}";
-
-const CAIP2_RE = new RegExp(`^(${NAMESPACE}):(${CHAIN_REFERENCE})$`);
-const CAIP10_RE = new RegExp(`^(${NAMESPACE}:${CHAIN_REFERENCE}):(${ACCOUNT_ADDRESS})$`);
-const CAIP19_RE = new RegExp(
-  `^(${NAMESPACE}:${CHAIN_REFERENCE})/(${NAMESPACE}):(${ASSET_REFERENCE})(?:/(${TOKEN_ID}))?$`,
-);
+// The CAIP specs' parts: namespace [-a-z0-9]{3,8}, chain reference [-_a-zA-Z0-9]{1,32}, account address and asset
+// reference [-.%a-zA-Z0-9]{1,128}, token id [-.%a-zA-Z0-9]{1,78}. Written out as literals, which a bundler can drop
+// when unused (a RegExp built at load time stays).
+/** CAIP-2 `namespace:reference`. */
+const CAIP2_RE = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$/;
+/** CAIP-10 `chain_id:address`. */
+export const CAIP10_RE = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/;
+/** CAIP-19 `chain_id/asset_namespace:asset_reference[/token_id]`. */
+export const CAIP19_RE =
+  /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})\/([-a-z0-9]{3,8}):([-.%a-zA-Z0-9]{1,128})(?:\/([-.%a-zA-Z0-9]{1,78}))?$/;
 
 /** The parts of a CAIP-2 chain id such as `eip155:1`. */
 export interface Caip2Parts {
@@ -198,27 +193,15 @@ export function parseCaip19(value: string): Caip19Parts | undefined {
   return parts;
 }
 
-/** Input schema of a CAIP-2 chain id, for example `eip155:8453`. */
-export const caip2Schema = z.string({ error: stringTypeError("a CAIP-2 chain id") }).check(
-  z.regex(CAIP2_RE, {
-    error: 'must be a CAIP-2 chain id "<namespace>:<reference>", like "eip155:1"',
-  }),
-);
-
 /** Input schema of a CAIP-10 account id, for example `eip155:8453:0x1234...`. */
-export const caip10Schema = z.string({ error: stringTypeError("a CAIP-10 account id") }).check(
-  z.regex(CAIP10_RE, {
-    error: 'must be a CAIP-10 account id "<namespace>:<reference>:<address>", like "eip155:1:0xab12..."',
-  }),
-);
+export const caip10Schema = z
+  .string()
+  .check(matching(CAIP10_RE, 'must be a CAIP-10 account id, like "eip155:1:0xab12..."'));
 
 /** Input schema of a CAIP-19 asset id, for example `eip155:8453/erc20:0x8335...`. */
-export const caip19Schema = z.string({ error: stringTypeError("a CAIP-19 asset id") }).check(
-  z.regex(CAIP19_RE, {
-    error:
-      'must be a CAIP-19 asset id "<namespace>:<reference>/<asset_namespace>:<asset_reference>", like "eip155:1/erc20:0xa0b8..."',
-  }),
-);
+export const caip19Schema = z
+  .string()
+  .check(matching(CAIP19_RE, 'must be a CAIP-19 asset id, like "eip155:1/erc20:0xa0b8..."'));
 
 // ---------------------------------------------------------------------------------------------
 // Amounts
@@ -230,45 +213,30 @@ export const MINOR_UNITS_RE = /^(?:0|[1-9][0-9]*)$/;
 export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
 
 const AMOUNT_VALUE_MESSAGE =
-  'must be a non-negative integer in minor units as a decimal string, like "1050" for 10.50 USD';
+  'must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD';
 
 /** The `value` of an amount: minor units as a decimal string (a number is refused). */
-export const minorUnitsSchema = z
-  .string({ error: stringTypeError('a decimal string like "1050"') })
-  .check(z.regex(MINOR_UNITS_RE, { error: AMOUNT_VALUE_MESSAGE }));
-
-/** True when `unit` is `iso4217/<CODE>` or `caip19/<CAIP-19 asset id>`. */
-export function isAmountUnit(unit: string): boolean {
-  if (ISO4217_UNIT_RE.test(unit)) return true;
-  return unit.startsWith("caip19/") && CAIP19_RE.test(unit.slice("caip19/".length));
-}
-
-/** Input schema of an amount in any unit: `iso4217/<CODE>` or `caip19/<asset id>`. */
-export const amountInputSchema = z.strictObject({
-  /** The unit: `iso4217/<CODE>` (like `iso4217/USD`) or `caip19/<CAIP-19 asset id>`. */
-  unit: z.string({ error: stringTypeError("a string") }).check(
-    z.refine(isAmountUnit, {
-      error: 'must be "iso4217/<CODE>" (like "iso4217/USD") or "caip19/<CAIP-19 asset id>"',
-    }),
-  ),
-  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
-  value: minorUnitsSchema,
-});
+export const minorUnitsSchema = z.string().check(matching(MINOR_UNITS_RE, AMOUNT_VALUE_MESSAGE));
 
 /** Input schema of an amount in a fiat currency (`iso4217/<CODE>`), as payment creation requires. */
 export const iso4217AmountInputSchema = z.strictObject({
   /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */
-  unit: z.string({ error: stringTypeError("a string") }).check(
-    z.regex(ISO4217_UNIT_RE, {
-      error: 'must be "iso4217/" and a three-letter upper-case currency code, like "iso4217/USD"',
-    }),
-  ),
+  unit: z
+    .string()
+    .check(
+      matching(ISO4217_UNIT_RE, 'must be "iso4217/" and an upper-case currency code, like "iso4217/USD"'),
+    ),
   /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
   value: minorUnitsSchema,
 });
 
-/** An amount as accepted in a request: `{ unit, value }` with `value` in minor units as a string. */
-export type AmountInput = z.input<typeof amountInputSchema>;
+/** An amount as written in a request: `{ unit, value }`, `value` in minor units as a decimal string. */
+export interface AmountInput {
+  /** `iso4217/<CODE>` (like `iso4217/USD`) or `caip19/<CAIP-19 asset id>`. */
+  unit: string;
+  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
+  value: string;
+}
 /** A fiat amount as accepted by payment creation: `{ unit: "iso4217/USD", value: "1050" }`. */
 export type Iso4217AmountInput = z.input<typeof iso4217AmountInputSchema>;
 

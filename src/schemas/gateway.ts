@@ -7,7 +7,8 @@
  */
 import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import { nonEmptyStringSchema } from "./common.js";
+import { isRecord } from "../core/checks.js";
+import { describeType, nonEmptyStringSchema } from "./common.js";
 import { PARSE_CONTEXT, parseInput } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -57,7 +58,7 @@ export const typedDataDomainSchema = z.looseObject({
   /** Version of the signing domain. */
   version: z.optional(z.string()),
   /** EIP-155 chain id, as a number, decimal string or hex quantity. */
-  chainId: z.optional(z.union([z.number(), z.string()])),
+  chainId: z.optional(z.custom<number | string>((id) => typeof id === "number" || typeof id === "string")),
   /** The token contract that verifies the signature. */
   verifyingContract: z.optional(z.string()),
 });
@@ -70,12 +71,24 @@ export const typedDataFieldSchema = z.looseObject({
   type: z.string(),
 });
 
+/** One field of an EIP-712 struct type: `{ name, type }` and any other field. */
+export type TypedDataField = z.output<typeof typedDataFieldSchema>;
+
+const structFieldsSchema = z.array(typedDataFieldSchema);
+
+/** True for EIP-712 `types`: an object whose every value is a list of `{ name, type }` fields. */
+function isStructTypes(types: unknown): boolean {
+  return (
+    isRecord(types) && Object.values(types).every((fields) => safeParse(structFieldsSchema, fields).success)
+  );
+}
+
 /** EIP-712 typed data as carried (JSON-encoded) in `params[1]` of `eth_signTypedData_v4`. */
 export const typedDataSchema = z.looseObject({
   /** The signing domain. */
   domain: typedDataDomainSchema,
   /** The struct types, by name. */
-  types: z.record(z.string(), z.array(typedDataFieldSchema)),
+  types: z.custom<Record<string, TypedDataField[]>>(isStructTypes),
   /** The name of the struct being signed. */
   primaryType: z.string(),
   /** The struct being signed; for a receive-with-authorization: `from`, `to`, `value`, `validAfter`, `validBefore`, `nonce`. */
@@ -109,7 +122,7 @@ export function toQuantity(value: unknown): bigint | undefined {
     return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
   }
   if (typeof value !== "string") return undefined;
-  if (/^0[xX][0-9a-fA-F]+$/.test(value) || /^[0-9]+$/.test(value)) return BigInt(value);
+  if (/^(0[xX][0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value);
   return undefined;
 }
 
@@ -168,7 +181,7 @@ export const walletRpcDataSchema = z.looseObject({
 /** The raw `walletRpc` action, before decoding. */
 const walletRpcActionRawSchema = z.looseObject({
   /** Always `"walletRpc"`: a wallet RPC call to perform. */
-  type: z.literal("walletRpc"),
+  type: z.custom<"walletRpc">((type) => type === "walletRpc", { error: 'must be "walletRpc"' }),
   /** The call to make: `chain_id`, `method` and `params`, as sent by the service. */
   data: walletRpcDataSchema,
 });
@@ -186,26 +199,22 @@ export interface WalletRpcDecodedView {
   quantities: TypedDataQuantities | null;
 }
 
-/**
- * A `walletRpc` action, with a decoded view added: `signer` (`params[0]`), `typedData` (parsed
- * `params[1]`, or null when it is not JSON typed data) and `quantities` (bigint values of the
- * message, or null). The raw `data` is kept intact.
- */
-export const walletRpcActionSchema = z.pipe(
-  walletRpcActionRawSchema,
-  z.transform((action): WalletRpcActionRaw & WalletRpcDecodedView => {
-    const typedData = decodeTypedData(action.data.params[1]);
-    return {
-      ...action,
-      signer: action.data.params[0] ?? null,
-      typedData,
-      quantities: typedData ? typedDataQuantities(typedData) : null,
-    };
-  }),
-);
+/** Adds the decoded view to a raw `walletRpc` action: `signer`, `typedData` and `quantities`. */
+function withDecodedView(action: WalletRpcActionRaw): WalletRpcActionRaw & WalletRpcDecodedView {
+  const typedData = decodeTypedData(action.data.params[1]);
+  return {
+    ...action,
+    signer: action.data.params[0] ?? null,
+    typedData,
+    quantities: typedData ? typedDataQuantities(typedData) : null,
+  };
+}
 
-/** A `walletRpc` action with its decoded view. */
-export type WalletRpcAction = z.output<typeof walletRpcActionSchema>;
+/**
+ * A `walletRpc` action, with a decoded view added: `signer` (`params[0]`), `typedData` (parsed `params[1]`, or null
+ * when it is not JSON typed data) and `quantities` (bigint values of the message, or null). The raw `data` is kept.
+ */
+export type WalletRpcAction = WalletRpcActionRaw & WalletRpcDecodedView;
 
 /**
  * An action of a type this SDK does not know (the service may add types). Passed through as
@@ -232,19 +241,31 @@ export function isWalletRpcAction(action: Action): action is WalletRpcAction {
 }
 
 /**
- * One action. `walletRpc` actions must match their documented shape and are decoded; any other
- * `{ type: string, ... }` is kept as received.
+ * One action: an object with a string `type`. A `walletRpc` action must match its documented shape and gets its
+ * decoded view; any other type is kept as received. (Checks on a custom schema rather than a zod pipe: the same
+ * result without zod's pipe and transform classes in the bundle.)
  */
-export const actionSchema = z.pipe(
-  z.looseObject({ type: z.string() }),
-  z.transform((action, ctx): Action => {
-    if (action.type !== "walletRpc") return action as UnknownAction;
-    const parsed = safeParse(walletRpcActionSchema, action, PARSE_CONTEXT);
-    if (parsed.success) return parsed.data;
-    for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, input: undefined });
-    return z.NEVER;
-  }),
-);
+export const actionSchema = z
+  .custom<Action>(isRecord, {
+    error: (issue) => `must be an object, got ${describeType(issue.input)}`,
+  })
+  .check(
+    z.superRefine((action, ctx) => {
+      const { type } = action as { type?: unknown };
+      // `continue: false` stops the checks here, so that only a well-formed action reaches the decoding below.
+      if (typeof type !== "string") {
+        const message = type === undefined ? "is required" : `must be a string, got ${describeType(type)}`;
+        ctx.addIssue({ code: "custom", path: ["type"], message, continue: false });
+      } else if (type === "walletRpc") {
+        const parsed = safeParse(walletRpcActionRawSchema, action, PARSE_CONTEXT);
+        for (const issue of parsed.error?.issues ?? [])
+          ctx.addIssue({ ...issue, input: undefined, continue: false });
+      }
+    }),
+    z.overwrite((action) =>
+      action.type === "walletRpc" ? withDecodedView(action as WalletRpcActionRaw) : action,
+    ),
+  );
 
 /** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
 export const fetchActionResponseSchema = z.looseObject({

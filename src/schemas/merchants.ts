@@ -5,7 +5,8 @@
  * @module
  */
 import * as z from "zod/mini";
-import { openEnum } from "./common.js";
+import { isRecord } from "../core/checks.js";
+import { matching, openEnum } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -22,25 +23,17 @@ const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
  */
 export const createMerchantInputSchema = z.strictObject({
   /** Display name, shown to the buyer at checkout. Surrounding whitespace is removed. */
-  name: z
-    .string({
-      error: (issue) =>
-        issue.code !== "invalid_type"
-          ? undefined
-          : issue.input === undefined
-            ? "is required"
-            : "must be a string",
-    })
-    .check(z.trim(), z.minLength(1, { error: "must not be empty" })),
+  name: z.string().check(
+    z.trim(),
+    z.refine((name) => name.length > 0, { error: "must not be empty" }),
+  ),
   /** Contact e-mail. Surrounding whitespace is removed. */
   email: z.optional(
-    z
-      .string({ error: (issue) => (issue.code === "invalid_type" ? "must be a string" : undefined) })
-      .check(
-        z.trim(),
-        z.maxLength(254, { error: "must be at most 254 characters" }),
-        z.regex(EMAIL_RE, { error: 'must be an e-mail address, like "billing@shop.example"' }),
-      ),
+    z.string().check(
+      z.trim(),
+      z.refine((email) => email.length <= 254, { error: "must be at most 254 characters" }),
+      matching(EMAIL_RE, 'must be an e-mail address, like "billing@shop.example"'),
+    ),
   ),
 });
 
@@ -135,17 +128,33 @@ export const createMerchantResponseSchema = z.looseObject({ merchant: createdMer
 /** Body of `POST /v1/merchants`. */
 export type CreateMerchantResponse = z.output<typeof createMerchantResponseSchema>;
 
+/** True for a query parameter's value: sent as its string form; `undefined` is left out. */
+function isQueryValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value))
+  );
+}
+
 /**
  * Query of `merchants.list`: the spec does not list its parameters, so any name passes through, but each value must
- * be a string, number or boolean (or undefined, which is left out).
+ * be a string, a finite number or a boolean (or undefined, which is left out).
  */
 export const listMerchantsQuerySchema = z.optional(
-  z.record(
-    z.string(),
-    z.union([z.string(), z.number(), z.boolean(), z.undefined()], {
-      error: "must be a string, number or boolean",
-    }),
-  ),
+  z
+    .custom<Record<string, string | number | boolean | undefined>>(isRecord, {
+      error: "must be an object of query parameters",
+    })
+    .check(
+      z.superRefine((query, ctx) => {
+        for (const [name, value] of Object.entries(query)) {
+          if (isQueryValue(value)) continue;
+          ctx.addIssue({ code: "custom", path: [name], message: "must be a string, number or boolean" });
+        }
+      }),
+    ),
 );
 
 /** Query parameters of `merchants.list`, passed through as given. */

@@ -17,66 +17,18 @@ type Issue = z.core.$ZodIssue;
 type PathKey = PropertyKey;
 
 /**
- * Words a raw zod issue as a message without a subject (`is required`, `must be a string, got a
- * number`). Used as the per-parse error map; messages set on a schema take precedence over it.
+ * Words a raw zod issue as a message without a subject (`is required`, `must be a string, got a number`). Used as the
+ * per-parse error map; messages set on a schema take precedence over it. The schemas use objects, strings, booleans,
+ * arrays and refinements only, so a wrong type is the only issue left to word here (`flatten` words unknown keys).
  */
 function errorMap(issue: RawIssue): string | undefined {
-  switch (issue.code) {
-    case "invalid_type": {
-      if (issue.input === undefined) return "is required";
-      return `must be ${article(issue.expected)}, got ${describeType(issue.input)}`;
-    }
-    case "too_small": {
-      const min = Number(issue.minimum);
-      if (issue.origin === "string")
-        return min <= 1 ? "must not be empty" : `must be at least ${min} characters`;
-      if (issue.origin === "array" || issue.origin === "set")
-        return min <= 1 ? "must contain at least one item" : `must contain at least ${min} items`;
-      return `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}`;
-    }
-    case "too_big": {
-      if (issue.origin === "string") return `must be at most ${String(issue.maximum)} characters`;
-      if (issue.origin === "array" || issue.origin === "set")
-        return `must contain at most ${String(issue.maximum)} items`;
-      return `must be ${issue.inclusive ? "at most" : "less than"} ${String(issue.maximum)}`;
-    }
-    case "invalid_value":
-      return `must be ${issue.values.map((v) => JSON.stringify(v) ?? String(v)).join(" or ")}`;
-    case "invalid_format":
-      return `must be a valid ${issue.format}`;
-    case "not_multiple_of":
-      return `must be a multiple of ${String(issue.divisor)}`;
-    case "unrecognized_keys":
-      return "is not a known field";
-    case "invalid_key":
-      return "has an invalid key";
-    case "invalid_element":
-      return "has an invalid element";
-    case "invalid_union": {
-      const options = "options" in issue && Array.isArray(issue.options) ? (issue.options as unknown[]) : [];
-      if (options.length === 0) return "does not match any accepted shape";
-      const words = options.map((option) => (option === undefined ? "omitted" : JSON.stringify(option)));
-      return `must be ${words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words[0]}`;
-    }
-    default:
-      return undefined;
-  }
+  if (issue.code !== "invalid_type") return undefined;
+  if (issue.input === undefined) return "is required";
+  return `must be ${article(issue.expected)}, got ${describeType(issue.input)}`;
 }
 
 function article(expected: string): string {
-  switch (expected) {
-    case "object":
-      return "an object";
-    case "array":
-      return "an array";
-    case "int":
-      return "an integer";
-    case "undefined":
-    case "null":
-      return expected;
-    default:
-      return `a ${expected}`;
-  }
+  return `${expected === "object" || expected === "array" ? "an" : "a"} ${expected}`;
 }
 
 /**
@@ -93,20 +45,13 @@ interface FlatIssue {
   message: string;
 }
 
-/**
- * Turns zod issues into one entry per offending field: unknown keys become one entry per key, and a
- * failed union reports the alternative that came closest (fewest problems) instead of all of them.
- */
+/** Turns zod issues into one entry per offending field: unknown keys become one entry per key. */
 function flatten(issues: readonly Issue[], prefix: PathKey[] = []): FlatIssue[] {
   const out: FlatIssue[] = [];
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ path: [...path, key], message: "is not a known field" });
-    } else if (issue.code === "invalid_union" && issue.errors.length > 0) {
-      let best = issue.errors[0]!;
-      for (const branch of issue.errors) if (branch.length < best.length) best = branch;
-      out.push(...flatten(best, path));
     } else {
       out.push({ path, message: messageOf(issue) });
     }
@@ -118,8 +63,7 @@ function flatten(issues: readonly Issue[], prefix: PathKey[] = []): FlatIssue[] 
 function messageOf(issue: Issue): string {
   if (issue.message && issue.message !== "Invalid input") return issue.message;
   // A finalized issue no longer holds its input, so "is required" cannot be told from a wrong type.
-  if (issue.code === "invalid_type") return `must be ${article(issue.expected)}`;
-  return errorMap({ ...issue, input: null } as RawIssue) ?? "is invalid";
+  return issue.code === "invalid_type" ? `must be ${article(issue.expected)}` : "is invalid";
 }
 
 function dotted(path: readonly PathKey[]): string {
@@ -157,9 +101,7 @@ export function toResponseIssues(error: z.core.$ZodError): ResponseIssue[] {
 }
 
 /** The outcome of {@link parseResponse}. */
-export type ResponseParseResult<T> =
-  | { success: true; data: T }
-  | { success: false; issues: ResponseIssue[]; error: z.core.$ZodError };
+export type ResponseParseResult<T> = { success: true; data: T } | { success: false; issues: ResponseIssue[] };
 
 /**
  * Parses a response body with human messages (`is required`, `must be a string, got null`).
@@ -168,5 +110,5 @@ export type ResponseParseResult<T> =
 export function parseResponse<S extends Schema>(schema: S, body: unknown): ResponseParseResult<z.output<S>> {
   const parsed = safeParse(schema, body, PARSE_CONTEXT);
   if (parsed.success) return { success: true, data: parsed.data as z.output<S> };
-  return { success: false, issues: toResponseIssues(parsed.error), error: parsed.error };
+  return { success: false, issues: toResponseIssues(parsed.error) };
 }

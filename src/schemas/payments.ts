@@ -43,11 +43,8 @@ export interface CreatePaymentBody {
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */
 export function toCreatePaymentBody(input: CreatePaymentInput): CreatePaymentBody {
-  const parsed = parseInput(createPaymentInputSchema, input);
-  return {
-    referenceId: parsed.referenceId,
-    amount: { unit: parsed.amount.unit, value: parsed.amount.value },
-  };
+  // A strict object parses to its known fields only: the parsed input is the body.
+  return parseInput(createPaymentInputSchema, input);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -126,7 +123,13 @@ export const paymentStatusResultSchema = z
     /** True when `status` is terminal. */
     isFinal: z.boolean(),
     /** Milliseconds to wait before polling again; null (or absent) once final. */
-    pollInMs: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+    pollInMs: z.optional(
+      z.nullable(
+        z.custom<number>((ms) => Number.isSafeInteger(ms) && (ms as number) >= 0, {
+          error: "must be a non-negative integer (milliseconds)",
+        }),
+      ),
+    ),
     /** Present on a succeeded payment. */
     info: z.optional(z.nullable(paymentInfoSchema)),
   })
@@ -137,9 +140,7 @@ export const paymentStatusResultSchema = z
         ctx.addIssue({
           code: "custom",
           path: ["isFinal"],
-          message: terminal
-            ? `must be true when status is "${result.status}"`
-            : `must be false when status is "${result.status}" (only succeeded, failed, expired and cancelled are final)`,
+          message: `must be ${terminal} when status is "${result.status}"`,
         });
       }
       if (result.isFinal && result.pollInMs != null) {

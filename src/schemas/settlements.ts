@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { caip10Schema, caip19Schema, parseCaip10, parseCaip19 } from "./common.js";
+import { CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema } from "./common.js";
 import { parseInput } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -25,13 +25,14 @@ export const cryptoSettlementInputSchema = z
   })
   .check(
     z.superRefine((value, ctx) => {
-      const asset = parseCaip19(value.asset);
-      const destination = parseCaip10(value.destination);
-      if (!asset || !destination || asset.chainId === destination.chainId) return;
+      // Group 1 of both patterns is the CAIP-2 chain id; a malformed id is already reported on its own field.
+      const assetChain = CAIP19_RE.exec(value.asset)?.[1];
+      const destinationChain = CAIP10_RE.exec(value.destination)?.[1];
+      if (!assetChain || !destinationChain || assetChain === destinationChain) return;
       ctx.addIssue({
         code: "custom",
         path: ["destination"],
-        message: `must be on the same chain as the asset (${asset.chainId}), but is on ${destination.chainId}`,
+        message: `must be on the same chain as the asset (${assetChain}), but is on ${destinationChain}`,
       });
     }),
   );
@@ -51,15 +52,14 @@ function assetKey(asset: string): string {
  */
 export const createCryptoSettlementsInputSchema = z
   .array(cryptoSettlementInputSchema, {
+    // A lone settlement object instead of a list is the likely mistake; a missing list is worded by the error map.
     error: (issue) =>
-      issue.code !== "invalid_type"
-        ? undefined
-        : issue.input === undefined
-          ? "is required"
-          : "must be an array of { asset, destination }",
+      issue.code === "invalid_type" && issue.input !== undefined
+        ? "must be an array of { asset, destination }"
+        : undefined,
   })
   .check(
-    z.minLength(1, { error: "must contain at least one settlement" }),
+    z.refine((items) => items.length > 0, { error: "must contain at least one settlement" }),
     z.superRefine((items, ctx) => {
       const seen = new Map<string, number>();
       items.forEach((item, index) => {
@@ -72,7 +72,7 @@ export const createCryptoSettlementsInputSchema = z
         ctx.addIssue({
           code: "custom",
           path: [index, "asset"],
-          message: `repeats the asset of item ${first} (${item.asset}); register each asset once per call`,
+          message: `repeats the asset of item ${first} (${item.asset}): register each asset once`,
         });
       });
     }),
@@ -96,8 +96,8 @@ export interface CreateCryptoSettlementsBody {
 export function toCreateCryptoSettlementsBody(
   settlements: CreateCryptoSettlementsInput,
 ): CreateCryptoSettlementsBody {
-  const parsed = parseInput(createCryptoSettlementsInputSchema, settlements, "settlements");
-  return { settlements: parsed.map(({ asset, destination }) => ({ asset, destination })) };
+  // Strict objects parse to their known fields only: the parsed items are the body's.
+  return { settlements: parseInput(createCryptoSettlementsInputSchema, settlements, "settlements") };
 }
 
 /**
@@ -126,8 +126,7 @@ export interface UpdateCryptoSettlementBody {
 export function toUpdateCryptoSettlementBody(
   changes: UpdateCryptoSettlementInput,
 ): UpdateCryptoSettlementBody {
-  const parsed = parseInput(updateCryptoSettlementInputSchema, changes);
-  return { destination: parsed.destination };
+  return parseInput(updateCryptoSettlementInputSchema, changes);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -56,6 +56,18 @@ describe("merchants.list", () => {
     ]);
   });
 
+  it.each([
+    [{ limit: { max: 10 } }, "query.limit"],
+    [{ active: null }, "query.active"],
+    [{ limit: Number.NaN }, "query.limit"],
+    [{ cursor: ["a", "b"] }, "query.cursor"],
+    [[1, 2], "query"],
+    ["limit=10", "query"],
+  ])("refuses the query %j before sending, naming %s", async (query, field) => {
+    const error = await inputError(() => client().merchants.list(query as never));
+    expect(error.field).toBe(field);
+  });
+
   it("refuses a body without a data array", async () => {
     mock.respond(json({ merchants: [] }));
     const error = await failure(() => client().merchants.list());

@@ -94,6 +94,16 @@ describe("walletRpc actions", () => {
     ["JSON but not typed data", [SIGNER, JSON.stringify({ hello: "world" })]],
     ["no second param", [SIGNER]],
     ["JSON null", [SIGNER, "null"]],
+    ["types not an object", [SIGNER, JSON.stringify({ ...typedData, types: [] })]],
+    [
+      "a struct type that is not a field list",
+      [SIGNER, JSON.stringify({ ...typedData, types: { Mail: "x" } })],
+    ],
+    ["a field without a type", [SIGNER, JSON.stringify({ ...typedData, types: { Mail: [{ name: "to" }] } })]],
+    [
+      "a domain chainId that is neither number nor string",
+      [SIGNER, JSON.stringify({ ...typedData, domain: { chainId: true } })],
+    ],
   ])("does not crash on %s: the decoded view is null and the raw action intact", (_label, params) => {
     const raw = walletRpc(params);
     const [action] = parseActions([raw]);

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/mini";
 import { InputValidationError } from "../../src/errors.js";
 import {
-  createCheckoutInputSchema,
   createCryptoSettlementsInputSchema,
   createMerchantInputSchema,
   createPaymentInputSchema,
@@ -11,6 +10,7 @@ import {
   parseInput,
   parseResponse,
   paymentStatusResultSchema,
+  toCreateCheckoutBody,
   toResponseIssues,
   updateCryptoSettlementInputSchema,
 } from "../../src/schemas/index.js";
@@ -34,7 +34,7 @@ describe("parseInput", () => {
       expect(issues.map((issue) => issue.field)).toEqual(["referenceId", "amount.unit", "amount.value"]);
       for (const issue of issues) expect(issue.message.startsWith(`${issue.field} `)).toBe(true);
       expect(issues[2]?.message).toBe(
-        'amount.value must be a non-negative integer in minor units as a decimal string, like "1050" for 10.50 USD',
+        'amount.value must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD',
       );
     }
   });
@@ -46,19 +46,19 @@ describe("parseInput", () => {
   });
 
   it("throws only InputValidationError on any junk, for every input schema (property)", () => {
-    const schemas = [
+    const validators = [
       createMerchantInputSchema,
       createPaymentInputSchema,
-      createCheckoutInputSchema,
       createCryptoSettlementsInputSchema,
       updateCryptoSettlementInputSchema,
       fetchActionInputSchema,
-    ];
+    ].map((schema) => (junk: unknown) => parseInput(schema, junk));
+    validators.push((junk) => toCreateCheckoutBody(junk as never));
     fc.assert(
       fc.property(fc.anything({ withBigInt: true, withMap: true, withSet: true, withDate: true }), (junk) => {
-        for (const schema of schemas) {
+        for (const validate of validators) {
           try {
-            parseInput(schema, junk);
+            validate(junk);
           } catch (error) {
             expect(error).toBeInstanceOf(InputValidationError);
             const { issues } = error as InputValidationError;
@@ -96,7 +96,9 @@ describe("response issues", () => {
     });
     expect(parsed.success).toBe(false);
     if (!parsed.success) {
-      expect(toResponseIssues(parsed.error)).toEqual([{ path: "pollInMs", message: "must be a number" }]);
+      expect(toResponseIssues(parsed.error)).toEqual([
+        { path: "pollInMs", message: "must be a non-negative integer (milliseconds)" },
+      ]);
     }
   });
 });

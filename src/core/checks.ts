@@ -1,0 +1,34 @@
+import { type InputIssue, InputValidationError } from "../errors.js";
+
+/** True for a plain object (a JSON object, a record): not `null`, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An {@link InputValidationError} about one field, its message led by the field's name (`merchantId is required…`).
+ *
+ * @param field The field, as the caller named it (`options.apiVersion`, `url`).
+ * @param problem What is wrong, without a subject (`must be a string`).
+ */
+export function invalidInput(field: string, problem: string): InputValidationError {
+  return new InputValidationError([{ field, message: `${field} ${problem}` }]);
+}
+
+/** What is wrong with a value, worded without a subject, or `undefined` when it is fine. */
+export type ProblemOf = (value: unknown) => string | undefined;
+
+/**
+ * Checks each option that is set (not `undefined`) with its own problem finder, and throws one
+ * {@link InputValidationError} listing every problem, with fields named `options.<name>`.
+ */
+export function checkOptions(options: object, problems: Record<string, ProblemOf>): void {
+  const issues: InputIssue[] = [];
+  for (const [name, problemOf] of Object.entries(problems)) {
+    const value = (options as Record<string, unknown>)[name];
+    const problem = value === undefined ? undefined : problemOf(value);
+    if (problem !== undefined)
+      issues.push({ field: `options.${name}`, message: `options.${name} ${problem}` });
+  }
+  if (issues.length > 0) throw new InputValidationError(issues);
+}
