@@ -17,22 +17,23 @@ import { Settlements } from "./resources/settlements.js";
  * ```
  */
 export class MerchantPaymentsClient {
+  // Fields are `declare`d: the constructor assigns them, and a plain class field would be defined a second time.
   /** `"test"` for a `<prefix>_test_…` key (payments are simulated), `"live"` for a live key, `"unknown"` for App-Id auth. */
-  readonly mode: Mode;
+  declare readonly mode: Mode;
   /** The service address requests go to. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** The default `Merchant-Id` of payment operations, if one was configured. */
-  readonly merchantId: string | undefined;
+  declare readonly merchantId: string | undefined;
   /** Merchants of the account: list, create, retrieve. */
-  readonly merchants: Merchants;
+  declare readonly merchants: Merchants;
   /** Settlement destinations of a merchant: list, register and update crypto settlements. */
-  readonly settlements: Settlements;
+  declare readonly settlements: Settlements;
   /** Wallet-link payments: create, status, cancel, waitForFinal, watch. */
-  readonly payments: Payments;
+  declare readonly payments: Payments;
   /** Redirect checkout: create, status, waitForFinal, watch, verifyReturn. */
-  readonly checkout: Checkout;
+  declare readonly checkout: Checkout;
   /** Wallet-facing operations: fetchAction. */
-  readonly gateway: Gateway;
+  declare readonly gateway: Gateway;
 
   /** @throws {ConfigurationError} when an option is missing or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {

@@ -2,6 +2,8 @@
  * Every error the SDK throws is a {@link MerchantPaymentsError}. None of them ever holds the API key:
  * errors carry the method, the path (no host, no query) and what the service said, never request headers.
  *
+ * Fields are `declare`d: the constructors assign them, and a plain class field would be defined a second time.
+ *
  * @module
  */
 
@@ -40,9 +42,9 @@ export class InputValidationError extends MerchantPaymentsError {
   /** Always "InputValidationError". */
   override name = "InputValidationError";
   /** The first offending field, for example `amount.value`. */
-  readonly field: string;
+  declare readonly field: string;
   /** Every problem found in the input, the first one included. */
-  readonly issues: readonly InputIssue[];
+  declare readonly issues: readonly InputIssue[];
 
   constructor(issues: readonly InputIssue[]) {
     const first = issues[0] ?? { field: "input", message: "input is invalid" };
@@ -66,19 +68,19 @@ export class APIError extends MerchantPaymentsError {
   /** Always "APIError". */
   override name = "APIError";
   /** The HTTP status code of the response. */
-  readonly status: number;
+  declare readonly status: number;
   /** The service's machine-readable code, passed through as is (unknown codes included); `undefined` when the body had none. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** Extra structured information from the error body; `undefined` when the body had none. */
-  readonly details: Record<string, unknown> | undefined;
+  declare readonly details: Record<string, unknown> | undefined;
   /** The request id the service returned in a response header, when it did. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /** The HTTP method of the failed request. */
-  readonly method: string;
+  declare readonly method: string;
   /** The path of the failed request, without host or query string. */
-  readonly path: string;
+  declare readonly path: string;
   /** The raw response body when it was not the service's error shape (an HTML page from a proxy, say), cut to 2 KB. */
-  readonly rawBody: string | undefined;
+  declare readonly rawBody: string | undefined;
 
   constructor(init: {
     status: number;
@@ -125,7 +127,7 @@ export class RateLimitError extends APIError {
   /** Always "RateLimitError". */
   override name = "RateLimitError";
   /** How long the service asked to wait (from `Retry-After`), in milliseconds, when it said. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   constructor(init: ConstructorParameters<typeof APIError>[0] & { retryAfterMs?: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
@@ -147,9 +149,9 @@ export class ConnectionError extends MerchantPaymentsError {
   /** Always "ConnectionError". */
   override name = "ConnectionError";
   /** The HTTP method of the request that got no answer. */
-  readonly method: string;
+  declare readonly method: string;
   /** The path of the request that got no answer, without host or query string. */
-  readonly path: string;
+  declare readonly path: string;
   constructor(request: RequestContext, options?: { cause?: unknown }) {
     super(`${request.method} ${request.path} failed: could not reach the service`, options);
     this.method = request.method;
@@ -162,11 +164,11 @@ export class TimeoutError extends MerchantPaymentsError {
   /** Always "TimeoutError". */
   override name = "TimeoutError";
   /** The HTTP method of the request that timed out. */
-  readonly method: string;
+  declare readonly method: string;
   /** The path of the request that timed out, without host or query string. */
-  readonly path: string;
+  declare readonly path: string;
   /** The time allowed for the attempt, in milliseconds. */
-  readonly timeoutMs: number;
+  declare readonly timeoutMs: number;
   constructor(request: RequestContext, timeoutMs: number) {
     super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`);
     this.method = request.method;
@@ -179,9 +181,6 @@ export class TimeoutError extends MerchantPaymentsError {
 export class UserAbortError extends MerchantPaymentsError {
   /** Always "UserAbortError". */
   override name = "UserAbortError";
-  constructor(message = "The request was aborted", options?: { cause?: unknown }) {
-    super(message, options);
-  }
 }
 
 /** One problem found in a response body, with the dotted path of the field. */
@@ -197,17 +196,17 @@ export class ResponseValidationError extends MerchantPaymentsError {
   /** Always "ResponseValidationError". */
   override name = "ResponseValidationError";
   /** The HTTP method of the request. */
-  readonly method: string;
+  declare readonly method: string;
   /** The path of the request, without host or query string. */
-  readonly path: string;
+  declare readonly path: string;
   /** The HTTP status code of the response (2xx). */
-  readonly status: number;
+  declare readonly status: number;
   /** The body as received: parsed JSON where it was JSON, the text otherwise. */
-  readonly rawBody: unknown;
+  declare readonly rawBody: unknown;
   /** Every way the body differs from what the interface promises. */
-  readonly issues: readonly ResponseIssue[];
+  declare readonly issues: readonly ResponseIssue[];
   /** The request id the service returned in a response header, when it did. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   constructor(init: {
     request: RequestContext;
     status: number;
@@ -235,7 +234,7 @@ export class CheckoutReturnError extends MerchantPaymentsError {
   /** Always "CheckoutReturnError". */
   override name = "CheckoutReturnError";
   /** Which check the return failed. */
-  readonly problem: CheckoutReturnProblem;
+  declare readonly problem: CheckoutReturnProblem;
   constructor(problem: CheckoutReturnProblem, message: string) {
     super(message);
     this.problem = problem;
@@ -247,9 +246,9 @@ export class PollTimeoutError extends MerchantPaymentsError {
   /** Always "PollTimeoutError". */
   override name = "PollTimeoutError";
   /** The payment that was being waited on. */
-  readonly paymentId: string;
+  declare readonly paymentId: string;
   /** The last status seen, if any status was seen. */
-  readonly lastStatus: string | undefined;
+  declare readonly lastStatus: string | undefined;
   constructor(paymentId: string, timeoutMs: number, lastStatus: string | undefined) {
     super(
       `Payment ${paymentId} was not final after ${timeoutMs} ms (last status: ${lastStatus ?? "none seen"})`,

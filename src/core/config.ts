@@ -166,16 +166,11 @@ export function modeOf(credentials: Credentials): Mode {
 function resolveCredentials(options: ClientOptions): Credentials {
   const { apiKey, appId, clientId } = options;
   if (apiKey !== undefined && (appId !== undefined || clientId !== undefined)) {
-    throw new ConfigurationError(
-      "Give either apiKey or appId with clientId, not both: a request carries one scheme.",
-    );
+    throw new ConfigurationError("Give apiKey, or appId with clientId, not both.");
   }
   if (appId !== undefined || clientId !== undefined) {
-    if (appId === undefined) throw new ConfigurationError("clientId was given without appId.");
-    if (clientId === undefined) {
-      throw new ConfigurationError(
-        "appId requires clientId: the service needs the Client-Id header with App-Id.",
-      );
+    if (appId === undefined || clientId === undefined) {
+      throw new ConfigurationError("appId and clientId go together: give both.");
     }
     checkToken("appId", appId);
     checkToken("clientId", clientId);
@@ -184,16 +179,13 @@ function resolveCredentials(options: ClientOptions): Credentials {
   const key = apiKey ?? readEnv(ENV.apiKey);
   if (key === undefined || key === "") {
     throw new ConfigurationError(
-      `No credentials: pass apiKey (or appId with clientId), or set ${ENV.apiKey} in the environment.`,
+      `No credentials: pass apiKey (or appId with clientId), or set ${ENV.apiKey}.`,
     );
   }
-  // The key itself must never reach a message, so the checks below only describe what is wrong.
-  if (!HEADER_TOKEN.test(key)) {
-    throw new ConfigurationError("apiKey contains spaces or characters that cannot be sent in a header.");
-  }
-  if (!/^[^_]+_./.test(key)) {
+  // The key itself must never reach a message: the message only says what a key looks like.
+  if (!HEADER_TOKEN.test(key) || !/^[^_]+_./.test(key)) {
     throw new ConfigurationError(
-      "apiKey does not look like an API key: expected `<prefix>_test_…` or `<prefix>_…`.",
+      "apiKey does not look like an API key: `<prefix>_test_…` or `<prefix>_…`, printable, no spaces.",
     );
   }
   return { scheme: "apiKey", apiKey: key };
@@ -202,7 +194,7 @@ function resolveCredentials(options: ClientOptions): Credentials {
 function resolveBaseUrl(raw: string | undefined): string {
   if (raw === undefined || raw === "") {
     throw new ConfigurationError(
-      `No baseUrl: pass the service's address (production or staging), or set ${ENV.baseUrl}. The SDK has no built-in default.`,
+      `No baseUrl: pass the service's address, or set ${ENV.baseUrl} (there is no default).`,
     );
   }
   let url: URL;
@@ -211,12 +203,14 @@ function resolveBaseUrl(raw: string | undefined): string {
   } catch {
     throw new ConfigurationError(`baseUrl is not an absolute URL: ${JSON.stringify(raw)}.`);
   }
-  if (url.username || url.password) throw new ConfigurationError("baseUrl must not carry credentials.");
-  if (url.search || url.hash)
-    throw new ConfigurationError("baseUrl must not have a query string or fragment.");
+  if (url.username || url.password || url.search || url.hash) {
+    throw new ConfigurationError(
+      "baseUrl must be an address only: no credentials, query string or fragment.",
+    );
+  }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
     throw new ConfigurationError(
-      `baseUrl must use https (http is allowed only for loopback hosts such as 127.0.0.1): got ${url.protocol}//${url.host}.`,
+      `baseUrl must use https (http only for a loopback host such as 127.0.0.1): got ${url.protocol}//${url.host}.`,
     );
   }
   return url.href.replace(/\/+$/, "");
@@ -233,7 +227,7 @@ function resolveVersion(options: ClientOptions): { apiVersion?: string; versionH
     check("apiVersion", apiVersion, apiVersionProblem);
     if (versionHeader === undefined) {
       throw new ConfigurationError(
-        "apiVersion requires versionHeader: the header is `<Service>-Version` with the service's own prefix, which the SDK does not guess.",
+        "apiVersion requires versionHeader: `<Service>-Version`, with your service's prefix.",
       );
     }
   }
@@ -244,7 +238,7 @@ function resolveVersion(options: ClientOptions): { apiVersion?: string; versionH
 export function apiVersionProblem(value: unknown): string | undefined {
   return typeof value === "string" && API_VERSION.test(value)
     ? undefined
-    : `must be a date YYYY-MM-DD, optionally with a suffix (e.g. 2026-02-19.preview): got ${JSON.stringify(value)}`;
+    : `must be YYYY-MM-DD with an optional suffix, like 2026-02-19.preview: got ${JSON.stringify(value)}`;
 }
 
 /** What is wrong with a retry count, or `undefined`. Shared with per-call options. */
@@ -265,7 +259,7 @@ export function durationProblem(value: unknown, min: number): string | undefined
 export function headerValueProblem(value: unknown): string | undefined {
   return typeof value === "string" && HEADER_TOKEN.test(value) && value.length <= 255
     ? undefined
-    : "must be a non-empty string of printable characters without spaces (at most 255)";
+    : "must be 1 to 255 printable characters without spaces";
 }
 
 function resolveRetry(options: ClientOptions): RetryPolicy {
@@ -310,8 +304,7 @@ function refuseBrowser(allowed: boolean): void {
   const g = globalThis as { window?: unknown; document?: unknown };
   if (!allowed && typeof g.window !== "undefined" && typeof g.document !== "undefined") {
     throw new ConfigurationError(
-      "MerchantPaymentsClient runs on your server: in a browser page the API key would be exposed to every visitor. " +
-        "Set dangerouslyAllowBrowser: true only if you understand and accept that.",
+      "MerchantPaymentsClient is for servers: a browser page would expose the API key (see dangerouslyAllowBrowser).",
     );
   }
 }

@@ -3,9 +3,9 @@ import type * as z from "zod/mini";
 import {
   type APIError,
   ConnectionError,
-  InputValidationError,
   MerchantPaymentsError,
   type RequestContext,
+  type ResponseIssue,
   ResponseValidationError,
   TimeoutError,
 } from "../errors.js";
@@ -13,6 +13,7 @@ import { parseResponse } from "../schemas/parse.js";
 import { SDK_VERSION } from "../version.js";
 import { onAbort } from "./abort.js";
 import { apiErrorFrom, requestIdOf } from "./api-error.js";
+import { checkOptions, invalidInput, type ProblemOf } from "./checks.js";
 import {
   apiVersionProblem,
   countProblem,
@@ -85,11 +86,11 @@ interface PreparedCall {
   url: string;
   headers: Record<string, string>;
   body: string | undefined;
-  context: RequestContext;
   timeoutMs: number;
   maxRetries: number;
   /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
   safeToRepeat: boolean;
+  /** The call as hooks see it (attempt 0); errors take its method and path. */
   event: RequestEvent;
 }
 
@@ -158,17 +159,16 @@ export class Transport {
   }
 
   #prepare(operation: Operation<Schema>, options: RequestOptions): PreparedCall {
-    checkRequestOptions(options);
+    // Most calls pass no options, and skip the checks.
+    if (Object.keys(options).length > 0) checkOptions(options, REQUEST_OPTION_CHECKS);
     // A v4 UUID from the platform's CSPRNG (what the `uuid` package's v4() itself returns when it is available).
     const idempotencyKey =
       options.idempotencyKey ?? (operation.idempotencyKey === "always" ? crypto.randomUUID() : undefined);
     const headers = this.#headers(operation, options, idempotencyKey);
-    const context: RequestContext = { method: operation.method, path: operation.path };
     return {
       url: this.#url(operation),
       headers,
       body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
-      context,
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
       safeToRepeat: IDEMPOTENT_METHODS.has(operation.method) || idempotencyKey !== undefined,
@@ -209,20 +209,20 @@ export class Transport {
       if (this.#observed) this.#emitResponse(event, response.status, performance.now() - started, requestId);
       if (!response.ok) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
-        return failedAnswer(apiErrorFrom(response, this.#redact(text), call.context), retryAfterMs);
+        return failedAnswer(apiErrorFrom(response, this.#redact(text), call.event), retryAfterMs);
       }
       return {
-        value: parseBody(operation.response, text, response.status, call.context, requestId, this.#redact),
+        value: parseBody(operation.response, text, response.status, call.event, requestId, this.#redact),
       };
     } catch (error) {
       if (signal?.aborted) throw abortErrorOf(signal);
       if (error instanceof MerchantPaymentsError) throw error;
       if (deadline.signal.aborted) {
-        return { error: new TimeoutError(call.context, call.timeoutMs), retryable: true, reason: "timeout" };
+        return { error: new TimeoutError(call.event, call.timeoutMs), retryable: true, reason: "timeout" };
       }
       // A refused or reset connection, or a body cut off: fetch's TypeError. Its cause says why, never the headers.
       const cause = error instanceof Error ? (error.cause ?? error.message) : error;
-      return { error: new ConnectionError(call.context, { cause }), retryable: true, reason: "connection" };
+      return { error: new ConnectionError(call.event, { cause }), retryable: true, reason: "connection" };
     } finally {
       clearTimeout(timer);
       stopForwarding?.();
@@ -265,32 +265,22 @@ export class Transport {
     const { apiVersion } = options;
     if (apiVersion !== undefined) {
       if (config.versionHeader === undefined) {
-        throw new InputValidationError([
-          {
-            field: "options.apiVersion",
-            message: "options.apiVersion needs the client's versionHeader option",
-          },
-        ]);
+        throw invalidInput("options.apiVersion", "needs the client's versionHeader option");
       }
       headers[config.versionHeader.toLowerCase()] = apiVersion;
     }
-    if (operation.merchantScoped) headers["merchant-id"] = this.#merchantId(options);
+    if (operation.merchantScoped) {
+      const merchantId = options.merchantId ?? config.merchantId;
+      if (merchantId === undefined) {
+        throw invalidInput(
+          "merchantId",
+          "is required for payment operations: set it on the client or in the call options",
+        );
+      }
+      headers["merchant-id"] = merchantId;
+    }
     if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
     return headers;
-  }
-
-  #merchantId(options: RequestOptions): string {
-    const merchantId = options.merchantId ?? this.#config.merchantId;
-    if (merchantId === undefined) {
-      throw new InputValidationError([
-        {
-          field: "merchantId",
-          message:
-            "merchantId is required for payment operations: set it on the client or pass it in the call options",
-        },
-      ]);
-    }
-    return merchantId;
   }
 
   #emitResponse(
@@ -336,25 +326,18 @@ function parseBody<S extends Schema>(
   requestId: string | undefined,
   redact: (text: string) => string,
 ): z.output<S> {
+  const invalid = (issues: readonly ResponseIssue[], rawBody: unknown) =>
+    new ResponseValidationError({ request, status, rawBody, issues, requestId });
   let json: unknown;
-  if (text !== "") {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new ResponseValidationError({
-        request,
-        status,
-        rawBody: redact(text),
-        issues: [{ path: "", message: "body is not JSON" }],
-        requestId,
-      });
-    }
+  try {
+    json = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    throw invalid([{ path: "", message: "body is not JSON" }], redact(text));
   }
   const result = parseResponse(schema, json);
   if (result.success) return result.data;
   // The raw body is kept for diagnosis; reparsing the redacted text keeps it JSON (a key holds no quote or backslash).
-  const rawBody: unknown = text === "" ? undefined : JSON.parse(redact(text));
-  throw new ResponseValidationError({ request, status, rawBody, issues: result.issues, requestId });
+  throw invalid(result.issues, text === "" ? undefined : JSON.parse(redact(text)));
 }
 
 /** The headers shared by every call of a client. Lower-case names, so a caller's `headers` cannot double one up. */
@@ -373,31 +356,23 @@ function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
   return headers;
 }
 
-/** Checks per-call options before anything is sent. Most calls pass none, and skip the checks. */
-function checkRequestOptions(options: RequestOptions): void {
-  if (Object.keys(options).length === 0) return;
-  const problems: { field: string; message: string }[] = [];
-  const checkOne = (field: keyof RequestOptions, problem: string | undefined) => {
-    if (options[field] !== undefined && problem !== undefined) {
-      problems.push({ field: `options.${field}`, message: `options.${field} ${problem}` });
+/** The checks of per-call options, made before anything is sent. */
+const REQUEST_OPTION_CHECKS: Record<keyof RequestOptions, ProblemOf> = {
+  signal: (signal) => (signal instanceof AbortSignal ? undefined : "must be an AbortSignal"),
+  timeoutMs: (ms) => durationProblem(ms, 1),
+  maxRetries: countProblem,
+  idempotencyKey: headerValueProblem,
+  merchantId: headerValueProblem,
+  apiVersion: apiVersionProblem,
+  headers: (headers) => {
+    for (const [name, value] of Object.entries(headers as object)) {
+      if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
+        return `must hold strings without line breaks: ${name} does not`;
+      }
     }
-  };
-  checkOne("timeoutMs", durationProblem(options.timeoutMs, 1));
-  checkOne("maxRetries", countProblem(options.maxRetries));
-  checkOne("idempotencyKey", headerValueProblem(options.idempotencyKey));
-  checkOne("merchantId", headerValueProblem(options.merchantId));
-  checkOne("apiVersion", apiVersionProblem(options.apiVersion));
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    problems.push({ field: "options.signal", message: "options.signal must be an AbortSignal" });
-  }
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (typeof value !== "string" || /[\r\n\0]/.test(value)) {
-      const field = `options.headers.${name}`;
-      problems.push({ field, message: `${field} must be a string without line breaks` });
-    }
-  }
-  if (problems.length > 0) throw new InputValidationError(problems);
-}
+    return undefined;
+  },
+};
 
 function emit<E>(hook: ((event: E) => void) | undefined, event: E): void {
   if (!hook) return;

@@ -1,6 +1,7 @@
+import { invalidInput } from "../core/checks.js";
 import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
-import { CheckoutReturnError, InputValidationError } from "../errors.js";
+import { CheckoutReturnError } from "../errors.js";
 import {
   type CreateCheckoutInput,
   type CreateCheckoutResponse,
@@ -121,13 +122,13 @@ function returnedPaymentId(params: VerifyReturnParams): string {
   if (values.length > 1) {
     throw new CheckoutReturnError(
       "duplicated_payment_id",
-      "The return URL carries payment_id more than once: it was tampered with; do not fulfil.",
+      "The return URL carries payment_id more than once (tampered): do not fulfil.",
     );
   }
   if (values[0] !== params.expectedPaymentId) {
     throw new CheckoutReturnError(
       "payment_id_mismatch",
-      "The return URL's payment_id is not the payment stored for this order: do not fulfil.",
+      "The return URL's payment_id is not this order's payment: do not fulfil.",
     );
   }
   return params.expectedPaymentId;
@@ -135,11 +136,12 @@ function returnedPaymentId(params: VerifyReturnParams): string {
 
 function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {
   if ((url === undefined) === (query === undefined)) {
-    throw new InputValidationError([{ field: "url", message: "Give exactly one of url and query" }]);
+    throw invalidInput("url", "must be given, or query, but not both");
   }
   if (url !== undefined) return searchParamsOf(url).getAll("payment_id");
-  if (typeof query === "string") return new URLSearchParams(query).getAll("payment_id");
-  if (query instanceof URLSearchParams) return query.getAll("payment_id");
+  if (typeof query === "string" || query instanceof URLSearchParams) {
+    return new URLSearchParams(query).getAll("payment_id");
+  }
   const value = (query as Record<string, unknown>).payment_id;
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
@@ -151,6 +153,6 @@ function searchParamsOf(url: string | URL): URLSearchParams {
     // A relative URL (a path with its query, as servers see it) is read against a placeholder origin.
     return new URL(url, "http://return.invalid").searchParams;
   } catch {
-    throw new InputValidationError([{ field: "url", message: "url is not a URL" }]);
+    throw invalidInput("url", "is not a URL");
   }
 }

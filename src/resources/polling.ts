@@ -1,9 +1,10 @@
 import { onAbort } from "../core/abort.js";
+import { checkOptions, invalidInput, type ProblemOf } from "../core/checks.js";
+import { durationProblem } from "../core/config.js";
 import { abortErrorOf, sleep } from "../core/retry.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
   ConnectionError,
-  InputValidationError,
   InternalServerError,
   PollTimeoutError,
   RateLimitError,
@@ -37,65 +38,6 @@ const DEFAULTS = {
   defaultIntervalMs: 2_000,
 };
 
-/** Fetches one status; the transport's own retries apply within each call. */
-export type StatusFetcher = (paymentId: string, options: RequestOptions) => Promise<PaymentStatusResult>;
-
-/**
- * Polls a payment's status, following `pollInMs` (clamped to `[minIntervalMs, maxIntervalMs]`), and yields each
- * change of status until one is final. Transient failures (connection, timeout, 5xx, rate limiting) are waited out
- * within the deadline; any other error ends the watch. Timers and listeners are released however it ends,
- * including when the consumer stops early.
- */
-export async function* watchStatus(
-  fetchStatus: StatusFetcher,
-  paymentId: string,
-  options: PollOptions = {},
-): AsyncGenerator<PaymentStatusResult, void, undefined> {
-  const settings = resolvePollOptions(options);
-  const scope = deadlineScope(settings.timeoutMs, options.signal);
-  let last: PaymentStatusResult | undefined;
-  try {
-    for (;;) {
-      let waitMs: number;
-      try {
-        const status = await fetchStatus(paymentId, { signal: scope.signal, merchantId: options.merchantId });
-        if (status.status !== last?.status || status.isFinal !== last.isFinal) {
-          last = status;
-          options.onUpdate?.(status);
-          yield status;
-        }
-        if (status.isFinal) return;
-        waitMs = status.pollInMs ?? settings.defaultIntervalMs;
-      } catch (error) {
-        if (!isTransient(error)) throw error;
-        waitMs =
-          error instanceof RateLimitError
-            ? (error.retryAfterMs ?? settings.defaultIntervalMs)
-            : settings.defaultIntervalMs;
-      }
-      await sleep(clamp(waitMs, settings.minIntervalMs, settings.maxIntervalMs), scope.signal);
-    }
-  } catch (error) {
-    if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.timeoutMs, last?.status);
-    if (options.signal?.aborted) throw abortErrorOf(options.signal);
-    throw error;
-  } finally {
-    scope.dispose();
-  }
-}
-
-/** Polls until the payment is final and returns the final status. */
-export async function waitForFinalStatus(
-  fetchStatus: StatusFetcher,
-  paymentId: string,
-  options: PollOptions = {},
-): Promise<PaymentStatusResult> {
-  let last: PaymentStatusResult | undefined;
-  for await (const status of watchStatus(fetchStatus, paymentId, options)) last = status;
-  // watchStatus only returns normally after yielding a final status.
-  return last as PaymentStatusResult;
-}
-
 /** Errors another poll may not hit: waiting them out is the point of polling. */
 function isTransient(error: unknown): boolean {
   return (
@@ -113,19 +55,16 @@ function resolvePollOptions(options: PollOptions) {
     maxIntervalMs: options.maxIntervalMs ?? Math.max(DEFAULTS.maxIntervalMs, options.minIntervalMs ?? 0),
     defaultIntervalMs: options.defaultIntervalMs ?? DEFAULTS.defaultIntervalMs,
   };
-  const problems = Object.entries(settings)
-    .filter(([, value]) => !(Number.isFinite(value) && value >= 0 && value <= 2_147_483_647))
-    .map(([name, value]) => ({
-      field: `options.${name}`,
-      message: `options.${name} must be a number of milliseconds: got ${value}`,
-    }));
+  const duration: ProblemOf = (ms) => durationProblem(ms, 0);
+  checkOptions(settings, {
+    timeoutMs: duration,
+    minIntervalMs: duration,
+    maxIntervalMs: duration,
+    defaultIntervalMs: duration,
+  });
   if (settings.minIntervalMs > settings.maxIntervalMs) {
-    problems.push({
-      field: "options.minIntervalMs",
-      message: "options.minIntervalMs must not exceed options.maxIntervalMs",
-    });
+    throw invalidInput("options.minIntervalMs", "must not exceed options.maxIntervalMs");
   }
-  if (problems.length > 0) throw new InputValidationError(problems);
   return settings;
 }
 
@@ -166,11 +105,55 @@ export abstract class PollingResource extends APIResource {
    * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
    */
   async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
-    return waitForFinalStatus((id, request) => this.status(id, request), paymentId, options);
+    let last: PaymentStatusResult | undefined;
+    for await (const status of this.watch(paymentId, options)) last = status;
+    // watch only returns normally after yielding a final status.
+    return last as PaymentStatusResult;
   }
 
-  /** Yields each change of the payment's status until it is final (`for await (const s of x.watch(id))`). */
-  watch(paymentId: string, options?: PollOptions): AsyncGenerator<PaymentStatusResult, void, undefined> {
-    return watchStatus((id, request) => this.status(id, request), paymentId, options);
+  /**
+   * Yields each change of the payment's status until it is final (`for await (const s of x.watch(id))`), following
+   * `pollInMs` (clamped to `[minIntervalMs, maxIntervalMs]`). Transient failures (connection, timeout, 5xx, rate
+   * limiting) are waited out within the deadline; any other error ends the watch. Timers and listeners are released
+   * however it ends, including when the consumer stops early.
+   */
+  async *watch(
+    paymentId: string,
+    options: PollOptions = {},
+  ): AsyncGenerator<PaymentStatusResult, void, undefined> {
+    const settings = resolvePollOptions(options);
+    const scope = deadlineScope(settings.timeoutMs, options.signal);
+    let last: PaymentStatusResult | undefined;
+    try {
+      for (;;) {
+        let waitMs: number;
+        try {
+          const status = await this.status(paymentId, {
+            signal: scope.signal,
+            merchantId: options.merchantId,
+          });
+          if (status.status !== last?.status || status.isFinal !== last.isFinal) {
+            last = status;
+            options.onUpdate?.(status);
+            yield status;
+          }
+          if (status.isFinal) return;
+          waitMs = status.pollInMs ?? settings.defaultIntervalMs;
+        } catch (error) {
+          if (!isTransient(error)) throw error;
+          waitMs =
+            error instanceof RateLimitError
+              ? (error.retryAfterMs ?? settings.defaultIntervalMs)
+              : settings.defaultIntervalMs;
+        }
+        await sleep(clamp(waitMs, settings.minIntervalMs, settings.maxIntervalMs), scope.signal);
+      }
+    } catch (error) {
+      if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.timeoutMs, last?.status);
+      if (options.signal?.aborted) throw abortErrorOf(options.signal);
+      throw error;
+    } finally {
+      scope.dispose();
+    }
   }
 }

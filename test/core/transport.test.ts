@@ -15,6 +15,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  type RequestOptions,
   ResponseValidationError,
   type RetryEvent,
   SDK_VERSION,
@@ -366,10 +367,11 @@ describe("per-call options are checked before sending", () => {
     [{ maxRetries: -1 }, "options.maxRetries"],
     [{ idempotencyKey: "has space" }, "options.idempotencyKey"],
     [{ apiVersion: "v2" }, "options.apiVersion"],
-    [{ headers: { "x-a": "line\nbreak" } }, "options.headers.x-a"],
+    [{ headers: { "x-a": "line\nbreak" } }, "options.headers"],
+    [{ signal: "abort" }, "options.signal"],
   ])("%o is refused on %s", async (options, field) => {
     const error = await failure(() =>
-      client({ versionHeader: "Acme-Version" }).merchants.retrieve("mrch_1", options),
+      client({ versionHeader: "Acme-Version" }).merchants.retrieve("mrch_1", options as RequestOptions),
     );
     expect(error).toBeInstanceOf(InputValidationError);
     expect((error as InputValidationError).field).toBe(field);
