@@ -23,6 +23,13 @@ const kyPass = ky.create({
   throwHttpErrors: false,
   fetch: (req, o) => fetch(req.url, o.sdkInit),
 });
+// What the SDK does now: fetch called from ky's beforeRequest hook, whose Response ends ky's work before its clone.
+const kyHook = ky.create({
+  retry: 0,
+  timeout: false,
+  throwHttpErrors: false,
+  hooks: { beforeRequest: [(_req, o) => fetch(o.sdkInit.url, o.sdkInit.init)] },
+});
 const client = new MerchantPaymentsClient({
   apiKey: "mock_test_abc",
   baseUrl: server.url,
@@ -52,6 +59,12 @@ const V = {
   "ky pass-through, signal to fetch only": () =>
     withDeadline((signal) =>
       kyPass(url, { method: "GET", headers: H, sdkInit: { method: "GET", headers: H, signal } })
+        .then((r) => r.text())
+        .then(JSON.parse),
+    ),
+  "ky beforeRequest hook, signal to fetch only": () =>
+    withDeadline((signal) =>
+      kyHook(url, { method: "GET", sdkInit: { url, init: { method: "GET", headers: H, signal } } })
         .then((r) => r.text())
         .then(JSON.parse),
     ),

@@ -128,13 +128,18 @@ export class Transport {
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
-      // ky builds a Request and clones it for every call; handing that Request to fetch makes undici build a third
-      // one and tie its signal to ky's with AbortSignal.any. Those copies were most of ky's cost over raw fetch, so
-      // the wire request the transport already assembled goes to fetch as a plain URL and init instead.
-      fetch: (_request, init) => {
-        const wire = (init as { [WIRE]: WireRequest })[WIRE];
-        const fetchNow = send ?? globalThis.fetch; // read per call: test tools patch the global fetch
-        return fetchNow(wire.url, wire.init);
+      hooks: {
+        // ky builds a Request for every call, then clones it (for retries it does not make here) and hands it to
+        // fetch, which copies it again and ties its signal to ky's. Those copies were most of ky's cost over raw
+        // fetch. So the wire request the transport already assembled goes to fetch as a plain URL and init, from the
+        // hook that runs before ky's clone: a Response returned there is the call's response.
+        beforeRequest: [
+          (_request, options) => {
+            const wire = (options as unknown as { [WIRE]: WireRequest })[WIRE];
+            const fetchNow = send ?? globalThis.fetch; // read per call: test tools patch the global fetch
+            return fetchNow(wire.url, wire.init);
+          },
+        ],
       },
     });
   }

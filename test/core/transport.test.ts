@@ -133,6 +133,39 @@ describe("headers", () => {
   });
 });
 
+describe("what reaches fetch", () => {
+  // The hot path: fetch gets the transport's own URL and init, never a Request that ky built (and would clone and
+  // copy again, one signal-following copy each). One call per attempt, a string body, the deadline signal.
+  it("is the URL and a plain init, once per attempt, with a string body and the attempt's deadline", async () => {
+    const calls: [unknown, RequestInit | undefined][] = [];
+    const fetchSpy: typeof fetch = async (input, init) => {
+      calls.push([input, init]);
+      return calls.length === 1
+        ? new Response("", { status: 503 })
+        : Response.json({ id: "pay_1", paymentLink: "https://pay.example/pay_1" });
+    };
+    const sdk = client({ fetch: fetchSpy, merchantId: "mrch_1" });
+    await sdk.payments.create(
+      { referenceId: "order-1", amount: { unit: "iso4217/USD", value: "100" } },
+      {
+        idempotencyKey: "key-1",
+      },
+    );
+    expect(calls).toHaveLength(2);
+    const signals = new Set<AbortSignal>();
+    for (const [input, init] of calls) {
+      expect(input).toBe(`${BASE_URL}/v1/payments`);
+      expect(init?.method).toBe("POST");
+      expect(init?.body).toBe('{"referenceId":"order-1","amount":{"unit":"iso4217/USD","value":"100"}}');
+      expect(init?.redirect).toBe("manual");
+      expect(init?.headers).toMatchObject({ "api-key": TEST_KEY, "idempotency-key": "key-1" });
+      expect(init?.signal).toBeInstanceOf(AbortSignal);
+      signals.add(init?.signal as AbortSignal);
+    }
+    expect(signals.size, "each attempt has its own deadline").toBe(2);
+  });
+});
+
 describe("error mapping", () => {
   const cases: Array<[number, string, new (...args: never[]) => APIError]> = [
     [401, "missing_api_key", AuthenticationError],
