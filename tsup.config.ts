@@ -18,6 +18,10 @@ const shared: Options = {
   outDir: "dist",
   noExternal: ["ky", "zod"],
   external: ["msw", "msw/node"],
+  // ky, which the transport imports with its first request (see src/core/transport.ts), is a chunk of its own.
+  esbuildOptions(options) {
+    options.chunkNames = "chunks/[name]-[hash]";
+  },
 };
 
 export default defineConfig([

@@ -31,8 +31,9 @@ run(
   consumer,
 );
 
-// Both consumers: build a client (no network), read its mode, and check that a thrown error is an instance of the
-// classes the same entry exports (a dual-package hazard would break this), and that the testing entry loads.
+// Both consumers: build a client, read its mode, and check that a thrown error is an instance of the classes the
+// same entry exports (a dual-package hazard would break this); then make one call through the in-process mock, which
+// loads ky (the ESM build keeps it in a chunk loaded with the first request, so the tarball must carry it).
 const probe = (load) => `
 ${load}
 const client = new MerchantPaymentsClient({ apiKey: "mock_test_abc", baseUrl: "http://127.0.0.1:1" });
@@ -41,7 +42,12 @@ let caught;
 try { new MerchantPaymentsClient({ apiKey: "mock_test_abc", baseUrl: "http://example.com" }); } catch (e) { caught = e; }
 if (!(caught instanceof ConfigurationError) || !(caught instanceof MerchantPaymentsError)) throw new Error("instanceof failed");
 if (typeof testing.createMockService !== "function") throw new Error("testing entry is missing createMockService");
-console.log("ok");
+const mock = testing.createMockService();
+const viaMock = new MerchantPaymentsClient({ apiKey: mock.keys.test, baseUrl: mock.baseUrl, fetch: mock.fetch });
+viaMock.merchants.list().then((list) => {
+  if (!Array.isArray(list.data)) throw new Error("merchants.list did not answer");
+  console.log("ok");
+});
 `;
 writeFileSync(
   join(consumer, "esm.mjs"),

@@ -131,7 +131,7 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** `YYYY-MM-DD`, optionally followed by a suffix such as `.preview`. */
 const API_VERSION = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.[A-Za-z0-9-]+)?$/;
 /** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const HEADER_NAME = /^[\w!#$%&'*+.^`|~-]+$/;
 /** Printable ASCII without spaces: what a key or id may hold and still be a safe header value. */
 const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 

@@ -1,4 +1,4 @@
-import ky, { type KyInstance, type Options } from "ky";
+import type { KyInstance, Options } from "ky";
 import type * as z from "zod/mini";
 import {
   type APIError,
@@ -75,8 +75,12 @@ interface WireRequest {
   init: RequestInit;
 }
 
-/** Methods that HTTP defines as idempotent: repeating them cannot create a second resource. */
-const IDEMPOTENT_METHODS = new Set<string>(["GET", "PUT"]);
+/**
+ * ky, loaded with the first request. Loading ky feature-detects fetch, which makes Node load its fetch implementation
+ * (undici): about 25 ms that an `import` of the SDK (a CLI, a test worker, a serverless cold start) need not pay.
+ */
+let kyModule: Promise<typeof import("ky")> | undefined;
+
 /** Headers the SDK alone sets: a caller's `headers` option cannot add a second credential or replace these. */
 const RESERVED_HEADERS = new Set(["api-key", "app-id", "client-id", "merchant-id", "idempotency-key"]);
 const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
@@ -108,7 +112,7 @@ interface FailedAttempt {
  */
 export class Transport {
   readonly #config: ResolvedConfig;
-  readonly #ky: KyInstance;
+  #ky: KyInstance | undefined;
   /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /** Whether anyone listens (hooks or a logger): events are only built then, off the hot path otherwise. */
@@ -121,10 +125,16 @@ export class Transport {
     this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
     this.#observed = config.hooks !== undefined || config.logger !== undefined;
+  }
+
+  /** The client's ky instance, created with the first request (see `kyModule`). */
+  async #createKy(): Promise<KyInstance> {
+    kyModule ??= import("ky");
+    const { default: ky } = await kyModule;
+    const send = this.#config.fetch;
     // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
     // (`rate_limited` has no fixed status) and its errors hold the Request, credentials included.
-    const send = config.fetch;
-    this.#ky = ky.create({
+    this.#ky ??= ky.create({
       retry: 0,
       timeout: false,
       throwHttpErrors: false,
@@ -142,6 +152,7 @@ export class Transport {
         ],
       },
     });
+    return this.#ky;
   }
 
   /** Sends an operation and resolves to its parsed response, or throws a typed error. */
@@ -176,7 +187,8 @@ export class Transport {
       body: operation.body === undefined ? undefined : JSON.stringify(operation.body),
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
-      safeToRepeat: IDEMPOTENT_METHODS.has(operation.method) || idempotencyKey !== undefined,
+      // GET and PUT are idempotent in HTTP: repeating them cannot create a second resource.
+      safeToRepeat: operation.method !== "POST" || idempotencyKey !== undefined,
       event: { method: operation.method, path: operation.path, attempt: 0, idempotencyKey },
     };
   }
@@ -205,7 +217,8 @@ export class Transport {
         redirect: "manual",
       };
       // ky receives no signal (it would combine it with its own); the deadline rides with the wire request.
-      const response = await this.#ky(call.url, {
+      const send = this.#ky ?? (await this.#createKy());
+      const response = await send(call.url, {
         method: operation.method,
         [WIRE]: { url: call.url, init } satisfies WireRequest,
       } as Options);
@@ -279,7 +292,7 @@ export class Transport {
       if (merchantId === undefined) {
         throw invalidInput(
           "merchantId",
-          "is required for payment operations: set it on the client or in the call options",
+          "is required for payment operations: set it on the client or per call",
         );
       }
       headers["merchant-id"] = merchantId;

@@ -122,13 +122,13 @@ function returnedPaymentId(params: VerifyReturnParams): string {
   if (values.length > 1) {
     throw new CheckoutReturnError(
       "duplicated_payment_id",
-      "The return URL carries payment_id more than once (tampered): do not fulfil.",
+      "The return URL carries payment_id more than once: do not fulfil.",
     );
   }
   if (values[0] !== params.expectedPaymentId) {
     throw new CheckoutReturnError(
       "payment_id_mismatch",
-      "The return URL's payment_id is not this order's payment: do not fulfil.",
+      "The return URL's payment_id is not this order's: do not fulfil.",
     );
   }
   return params.expectedPaymentId;

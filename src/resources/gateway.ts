@@ -1,6 +1,7 @@
 import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
+  decodeActions,
   type FetchActionInput,
   type FetchActionResponse,
   fetchActionResponseSchema,
@@ -20,7 +21,7 @@ export class Gateway extends APIResource {
     input?: FetchActionInput,
     options?: RequestOptions,
   ): Promise<FetchActionResponse> {
-    return this.transport.request(
+    const body = await this.transport.request(
       {
         method: "POST",
         path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
@@ -29,5 +30,6 @@ export class Gateway extends APIResource {
       },
       options,
     );
+    return decodeActions(body);
   }
 }

@@ -62,12 +62,11 @@ export const nonEmptyStringSchema = z.string().check(
  * resolve away).
  */
 function idProblem(value: unknown): string | undefined {
-  if (typeof value !== "string") return `must be a non-empty string, got ${describeType(value)}`;
-  if (value === "") return "must be a non-empty string";
-  if (/[\s\p{Cc}]/u.test(value)) return "must not contain whitespace or control characters";
-  if (value === "." || value === "..") return 'must not be "." or ".."';
+  if (typeof value !== "string" || value === "") return "must be a non-empty string";
   // A lone UTF-16 surrogate cannot be percent-encoded (encodeURIComponent throws a URIError).
-  if (/\p{Cs}/u.test(value)) return "must be well-formed text (no lone surrogates)";
+  if (/[\s\p{Cc}\p{Cs}]/u.test(value) || value === "." || value === "..") {
+    return 'must be an id: no whitespace, control characters or lone surrogates, and not "." or ".."';
+  }
   return undefined;
 }
 

@@ -240,31 +240,29 @@ export function isWalletRpcAction(action: Action): action is WalletRpcAction {
   return action.type === "walletRpc";
 }
 
+/** An action as the service sends it: a raw `walletRpc` action, or any other `{ type, ... }`, kept as received. */
+export type RawAction = WalletRpcActionRaw | UnknownAction;
+
 /**
- * One action: an object with a string `type`. A `walletRpc` action must match its documented shape and gets its
- * decoded view; any other type is kept as received. (Checks on a custom schema rather than a zod pipe: the same
- * result without zod's pipe and transform classes in the bundle.)
+ * One action, as sent: an object with a string `type`; a `walletRpc` action must also match its documented shape.
+ * {@link decodeActions} then adds the decoded view. (Checks on a custom schema rather than a union or a pipe: the
+ * same result without those zod classes in the bundle.)
  */
 export const actionSchema = z
-  .custom<Action>(isRecord, {
+  .custom<RawAction>(isRecord, {
     error: (issue) => `must be an object, got ${describeType(issue.input)}`,
   })
   .check(
     z.superRefine((action, ctx) => {
       const { type } = action as { type?: unknown };
-      // `continue: false` stops the checks here, so that only a well-formed action reaches the decoding below.
       if (typeof type !== "string") {
         const message = type === undefined ? "is required" : `must be a string, got ${describeType(type)}`;
-        ctx.addIssue({ code: "custom", path: ["type"], message, continue: false });
+        ctx.addIssue({ code: "custom", path: ["type"], message });
       } else if (type === "walletRpc") {
         const parsed = safeParse(walletRpcActionRawSchema, action, PARSE_CONTEXT);
-        for (const issue of parsed.error?.issues ?? [])
-          ctx.addIssue({ ...issue, input: undefined, continue: false });
+        for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue, input: undefined });
       }
     }),
-    z.overwrite((action) =>
-      action.type === "walletRpc" ? withDecodedView(action as WalletRpcActionRaw) : action,
-    ),
   );
 
 /** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
@@ -273,5 +271,18 @@ export const fetchActionResponseSchema = z.looseObject({
   actions: z.array(actionSchema),
 });
 
-/** The actions built for a payment. */
-export type FetchActionResponse = z.output<typeof fetchActionResponseSchema>;
+/** The actions built for a payment, each `walletRpc` action with its decoded view. Unknown fields are kept. */
+export interface FetchActionResponse {
+  /** The actions the buyer's wallet must perform to pay. */
+  actions: Action[];
+  /** Fields the service may add. */
+  [field: string]: unknown;
+}
+
+/** Adds the decoded view to each `walletRpc` action of a parsed `fetchAction` body; other actions stay as sent. */
+export function decodeActions(body: z.output<typeof fetchActionResponseSchema>): FetchActionResponse {
+  const actions = body.actions.map((action) =>
+    action.type === "walletRpc" ? withDecodedView(action as WalletRpcActionRaw) : (action as UnknownAction),
+  );
+  return { ...body, actions };
+}

@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { isRecord } from "../core/checks.js";
-import { matching, openEnum } from "./common.js";
+import { openEnum } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -23,16 +23,15 @@ const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
  */
 export const createMerchantInputSchema = z.strictObject({
   /** Display name, shown to the buyer at checkout. Surrounding whitespace is removed. */
-  name: z.string().check(
-    z.trim(),
-    z.refine((name) => name.length > 0, { error: "must not be empty" }),
-  ),
+  // The checks look at the trimmed value; toCreateMerchantBody sends it trimmed.
+  name: z.string().check(z.refine((name) => name.trim() !== "", { error: "must not be empty" })),
   /** Contact e-mail. Surrounding whitespace is removed. */
   email: z.optional(
     z.string().check(
-      z.trim(),
-      z.refine((email) => email.length <= 254, { error: "must be at most 254 characters" }),
-      matching(EMAIL_RE, 'must be an e-mail address, like "billing@shop.example"'),
+      z.refine((email) => email.trim().length <= 254, { error: "must be at most 254 characters" }),
+      z.refine((email) => EMAIL_RE.test(email.trim()), {
+        error: 'must be an e-mail address, like "billing@shop.example"',
+      }),
     ),
   ),
 });
@@ -55,8 +54,8 @@ export interface CreateMerchantBody {
  */
 export function toCreateMerchantBody(input: CreateMerchantInput): CreateMerchantBody {
   const parsed = parseInput(createMerchantInputSchema, input);
-  const body: CreateMerchantBody = { merchantName: parsed.name };
-  if (parsed.email !== undefined) body.merchantEmail = parsed.email;
+  const body: CreateMerchantBody = { merchantName: parsed.name.trim() };
+  if (parsed.email !== undefined) body.merchantEmail = parsed.email.trim();
   return body;
 }
 

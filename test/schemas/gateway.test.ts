@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type Action,
+  decodeActions,
   type FetchActionInput,
   fetchActionResponseSchema,
   isWalletRpcAction,
@@ -32,7 +33,7 @@ function walletRpc(params: unknown[], extra: Record<string, unknown> = {}) {
 function parseActions(actions: unknown[]): Action[] {
   const result = parseResponse(fetchActionResponseSchema, { actions });
   if (!result.success) throw new Error(JSON.stringify(result.issues));
-  return result.data.actions;
+  return decodeActions(result.data).actions;
 }
 
 describe("action fetch input", () => {

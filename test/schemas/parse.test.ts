@@ -17,7 +17,10 @@ import {
 
 describe("parseInput", () => {
   it("returns the parsed value", () => {
-    expect(parseInput(createMerchantInputSchema, { name: " A " })).toEqual({ name: "A" });
+    expect(parseInput(createMerchantInputSchema, { name: "A", email: "a@shop.example" })).toEqual({
+      name: "A",
+      email: "a@shop.example",
+    });
   });
 
   it("reports every offending field with its dotted path, message led by the field", () => {
