@@ -1,5 +1,6 @@
 // Checks the built package the way a user gets it: publint and arethetypeswrong on the package, then the packed
-// tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors.
+// tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors, one
+// call through the mock, and an import that must not load Node's fetch implementation.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -59,7 +60,13 @@ writeFileSync(
   probe(`const { MerchantPaymentsClient, ConfigurationError, MerchantPaymentsError } = require("merchant-payments");
 const testing = require("merchant-payments/testing");`),
 );
-for (const file of ["esm.mjs", "cjs.cjs"]) {
+// Importing the SDK alone must not load Node's fetch implementation (about 25 ms of a cold start): ky, whose module
+// feature-detects fetch, is loaded with the first request.
+const noFetchYet = `if (process.moduleLoadList.some((name) => name.includes("undici"))) throw new Error("undici loaded");
+console.log("ok");`;
+writeFileSync(join(consumer, "cold.mjs"), `import "merchant-payments";\n${noFetchYet}`);
+writeFileSync(join(consumer, "cold.cjs"), `require("merchant-payments");\n${noFetchYet}`);
+for (const file of ["esm.mjs", "cjs.cjs", "cold.mjs", "cold.cjs"]) {
   step(`import from ${file}`);
   const out = run(process.execPath, [file], consumer).trim();
   if (out !== "ok") throw new Error(`${file} printed ${out}`);
