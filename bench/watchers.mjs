@@ -6,8 +6,8 @@
 //
 // The first pass at full size grows some structures once (V8 tables, pools sized to the peak), and the heap it leaves
 // after GC varies from run to run by a couple of MB either way: not a leak. So two passes run first (warm-up, then the
-// baseline, whose settled heap is stable), and the heap left is measured over a third, identical pass. A leak of even
-// one small object per watcher would show there as hundreds of bytes per watcher.
+// baseline), the heap is settled (GC'd) after every pass alike, and the heap left is measured over a third, identical
+// pass. A leak of even one small object per watcher would show there as hundreds of bytes per watcher.
 //
 //   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--json]
 import { DIST, DIST_TESTING, fmt, isMain, parseArgs, requireDist, table } from "./lib/common.mjs";
@@ -72,13 +72,15 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
     merchantId: service.merchantId,
     fetch: service.fetch,
   });
-  // Warm-up pass at full size (JIT, lazily built schemas, one-time growth), then the baseline pass.
+  // Warm-up pass at full size (JIT, lazily built schemas, one-time growth), then the baseline pass; the heap is
+  // settled after each, as after the measured pass, so that every pass starts from the same state.
+  let heapBefore = 0;
   for (const pass of ["warm-up", "baseline"]) {
     const { wallMs: passMs } = await run(client, service, watchers, pollInMs, () => {});
     log(`watchers ${pass} pass: ${Math.round(passMs)} ms`);
     service.reset();
+    heapBefore = await settledHeap();
   }
-  const heapBefore = await settledHeap();
   const resourcesBefore = resources();
   let peakHeap = process.memoryUsage().heapUsed;
   const { wallMs, updates } = await run(client, service, watchers, pollInMs, () => {
