@@ -217,8 +217,8 @@ export class Transport {
         redirect: "manual",
       };
       // ky receives no signal (it would combine it with its own); the deadline rides with the wire request.
-      const send = this.#ky ?? (await this.#createKy());
-      const response = await send(call.url, {
+      const client = this.#ky ?? (await this.#createKy());
+      const response = await client(call.url, {
         method: operation.method,
         [WIRE]: { url: call.url, init } satisfies WireRequest,
       } as Options);
