@@ -5,6 +5,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** One input problem, its message led by the field's name: every `InputIssue` the SDK reports is worded so. */
+export function inputIssue(field: string, problem: string): InputIssue {
+  return { field, message: `${field} ${problem}` };
+}
+
 /**
  * An {@link InputValidationError} about one field, its message led by the field's name (`merchantId is required…`).
  *
@@ -12,7 +17,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * @param problem What is wrong, without a subject (`must be a string`).
  */
 export function invalidInput(field: string, problem: string): InputValidationError {
-  return new InputValidationError([{ field, message: `${field} ${problem}` }]);
+  return new InputValidationError([inputIssue(field, problem)]);
 }
 
 /** What is wrong with a value, worded without a subject, or `undefined` when it is fine. */
@@ -27,8 +32,7 @@ export function checkOptions(options: object, problems: Record<string, ProblemOf
   for (const [name, problemOf] of Object.entries(problems)) {
     const value = (options as Record<string, unknown>)[name];
     const problem = value === undefined ? undefined : problemOf(value);
-    if (problem !== undefined)
-      issues.push({ field: `options.${name}`, message: `options.${name} ${problem}` });
+    if (problem !== undefined) issues.push(inputIssue(`options.${name}`, problem));
   }
   if (issues.length > 0) throw new InputValidationError(issues);
 }

@@ -8,7 +8,8 @@
  */
 import type * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import { type InputIssue, InputValidationError, type ResponseIssue } from "../errors.js";
+import { inputIssue } from "../core/checks.js";
+import { InputValidationError, type ResponseIssue } from "../errors.js";
 import { describeType } from "./common.js";
 
 type Schema = z.core.$ZodType;
@@ -85,10 +86,9 @@ export function parseInput<S extends Schema>(schema: S, value: unknown, root?: s
   const parsed = safeParse(schema, value, PARSE_CONTEXT);
   if (parsed.success) return parsed.data as z.output<S>;
   const prefix = root === undefined ? [] : [root];
-  const issues: InputIssue[] = flatten(parsed.error.issues, prefix).map((issue) => {
-    const field = issue.path.length === 0 ? "input" : dotted(issue.path);
-    return { field, message: `${field} ${issue.message}` };
-  });
+  const issues = flatten(parsed.error.issues, prefix).map((issue) =>
+    inputIssue(issue.path.length === 0 ? "input" : dotted(issue.path), issue.message),
+  );
   throw new InputValidationError(issues);
 }
 
