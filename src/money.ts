@@ -5,40 +5,10 @@
  *
  * @module
  */
-import { invalidInput } from "./core/checks.js";
+import { invalidInput } from "./validate/issues.js";
+import { CURRENCY_DIGITS, MINOR_UNITS_RE } from "./validate/rules.js";
 
-/**
- * ISO 4217 currencies whose minor unit is not 1/100 (exponent other than 2). Any other valid
- * three-letter code is taken to have 2 fraction digits.
- */
-export const CURRENCY_DIGITS: Readonly<Record<string, number>> = Object.freeze({
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  ISK: 0,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  PYG: 0,
-  RWF: 0,
-  UGX: 0,
-  UYI: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-  BHD: 3,
-  IQD: 3,
-  JOD: 3,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-  CLF: 4,
-  UYW: 4,
-});
+export { CURRENCY_DIGITS };
 
 /** Options of the money helpers. */
 export interface MoneyOptions {
@@ -56,7 +26,6 @@ export interface FiatAmount {
 
 const MAX_DIGITS = 36;
 const MAJOR_RE = /^([0-9]+)(?:\.([0-9]+))?$/;
-const MINOR_RE = /^(?:0|[1-9][0-9]*)$/;
 
 function fail(field: string, message: string): never {
   throw invalidInput(field, message);
@@ -149,7 +118,7 @@ export function fromMinorUnits(minor: string | bigint, currency: string, options
   if (typeof minor === "bigint") {
     if (minor < 0n) fail("minor", "must not be negative");
     text = minor.toString();
-  } else if (typeof minor === "string" && MINOR_RE.test(minor)) {
+  } else if (typeof minor === "string" && MINOR_UNITS_RE.test(minor)) {
     text = minor;
   } else {
     fail(

@@ -10,7 +10,7 @@ import {
   RateLimitError,
   type RequestContext,
 } from "../errors.js";
-import { isRecord } from "./checks.js";
+import { isRecord } from "../validate/issues.js";
 import { parseRetryAfter } from "./retry.js";
 
 /** Headers that may carry the service's request id; the spec does not name one, so the common ones are read. */

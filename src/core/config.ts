@@ -1,5 +1,5 @@
 import { ConfigurationError } from "../errors.js";
-import { isLoopback } from "./loopback.js";
+import { API_VERSION_RE, isLoopback } from "../validate/rules.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
 /** Credentials the client sends: a private API key, or the public App-Id with its Client-Id (wallet auth). */
@@ -128,8 +128,6 @@ const ENV = {
 
 /** The largest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
-/** `YYYY-MM-DD`, optionally followed by a suffix such as `.preview`. */
-const API_VERSION = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.[A-Za-z0-9-]+)?$/;
 /** An HTTP header name (RFC 9110 token). */
 const HEADER_NAME = /^[\w!#$%&'*+.^`|~-]+$/;
 /** Printable ASCII without spaces: what a key or id may hold and still be a safe header value. */
@@ -236,7 +234,7 @@ function resolveVersion(options: ClientOptions): { apiVersion?: string; versionH
 
 /** What is wrong with an API version label, or `undefined` when it is fine. Shared with per-call options. */
 export function apiVersionProblem(value: unknown): string | undefined {
-  return typeof value === "string" && API_VERSION.test(value)
+  return typeof value === "string" && API_VERSION_RE.test(value)
     ? undefined
     : `must be YYYY-MM-DD with an optional suffix, like 2026-02-19.preview: got ${JSON.stringify(value)}`;
 }

@@ -1,19 +1,18 @@
-import type { KyInstance, Options } from "ky";
 import type * as z from "zod/mini";
 import {
   type APIError,
   ConnectionError,
-  MerchantPaymentsError,
+  type MerchantPaymentsError,
   type RequestContext,
   type ResponseIssue,
   ResponseValidationError,
   TimeoutError,
 } from "../errors.js";
 import { parseResponse } from "../schemas/parse.js";
+import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
+import { isLoopback } from "../validate/rules.js";
 import { SDK_VERSION } from "../version.js";
-import { onAbort } from "./abort.js";
 import { apiErrorFrom, requestIdOf } from "./api-error.js";
-import { checkOptions, invalidInput, type ProblemOf } from "./checks.js";
 import {
   apiVersionProblem,
   countProblem,
@@ -22,7 +21,7 @@ import {
   type RequestEvent,
   type ResolvedConfig,
 } from "./config.js";
-import { isLoopback } from "./loopback.js";
+import { createHttp, type Http, WireFailure } from "./http.js";
 import { abortErrorOf, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
 
 /** Any zod schema: operations name the one their response must match. */
@@ -68,19 +67,6 @@ export interface Operation<S extends Schema> {
   idempotencyKey?: "always";
 }
 
-/** The key under which a call's own URL and init travel through ky to its `fetch` (ky forwards unknown options). */
-const WIRE = "merchantPaymentsWire";
-interface WireRequest {
-  url: string;
-  init: RequestInit;
-}
-
-/**
- * ky, loaded with the first request. Loading ky feature-detects fetch, which makes Node load its fetch implementation
- * (undici): about 25 ms that an `import` of the SDK (a CLI, a test worker, a serverless cold start) need not pay.
- */
-let kyModule: Promise<typeof import("ky")> | undefined;
-
 /** Headers the SDK alone sets: a caller's `headers` option cannot add a second credential or replace these. */
 const RESERVED_HEADERS = new Set(["api-key", "app-id", "client-id", "merchant-id", "idempotency-key"]);
 const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
@@ -112,7 +98,7 @@ interface FailedAttempt {
  */
 export class Transport {
   readonly #config: ResolvedConfig;
-  #ky: KyInstance | undefined;
+  readonly #http: Http;
   /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /** Whether anyone listens (hooks or a logger): events are only built then, off the hot path otherwise. */
@@ -125,34 +111,7 @@ export class Transport {
     this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
     this.#observed = config.hooks !== undefined || config.logger !== undefined;
-  }
-
-  /** The client's ky instance, created with the first request (see `kyModule`). */
-  async #createKy(): Promise<KyInstance> {
-    kyModule ??= import("ky");
-    const { default: ky } = await kyModule;
-    const send = this.#config.fetch;
-    // Retries, timeouts and error mapping are ours (see `request`): ky's retry cannot look at the error body
-    // (`rate_limited` has no fixed status) and its errors hold the Request, credentials included.
-    this.#ky ??= ky.create({
-      retry: 0,
-      timeout: false,
-      throwHttpErrors: false,
-      hooks: {
-        // ky builds a Request for every call, then clones it (for retries it does not make here) and hands it to
-        // fetch, which copies it again and ties its signal to ky's. Those copies were most of ky's cost over raw
-        // fetch. So the wire request the transport already assembled goes to fetch as a plain URL and init, from the
-        // hook that runs before ky's clone: a Response returned there is the call's response.
-        beforeRequest: [
-          (_request, options) => {
-            const wire = (options as unknown as { [WIRE]: WireRequest })[WIRE];
-            const fetchNow = send ?? globalThis.fetch; // read per call: test tools patch the global fetch
-            return fetchNow(wire.url, wire.init);
-          },
-        ],
-      },
-    });
-    return this.#ky;
+    this.#http = createHttp({ fetch: config.fetch });
   }
 
   /** Sends an operation and resolves to its parsed response, or throws a typed error. */
@@ -202,30 +161,19 @@ export class Transport {
     const event = this.#observed ? { ...call.event, attempt } : call.event;
     if (this.#observed) emit(this.#config.hooks?.onRequest, event);
     const started = this.#observed ? performance.now() : 0;
-    // One deadline per attempt covers the headers and the body; the caller's signal aborts it too.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
-    const stopForwarding = signal && onAbort(signal, () => deadline.abort());
-    if (signal?.aborted) deadline.abort(); // aborted by an onRequest hook: send nothing
     try {
-      // Never follow a redirect: fetch would carry the Api-Key header to wherever it points.
-      const init: RequestInit = {
+      const response = await this.#http.send({
         method: operation.method,
+        url: call.url,
         headers: call.headers,
         body: call.body,
-        signal: deadline.signal,
-        redirect: "manual",
-      };
-      // ky receives no signal (it would combine it with its own); the deadline rides with the wire request.
-      const client = this.#ky ?? (await this.#createKy());
-      const response = await client(call.url, {
-        method: operation.method,
-        [WIRE]: { url: call.url, init } satisfies WireRequest,
-      } as Options);
-      const text = await response.text();
+        timeoutMs: call.timeoutMs,
+        signal,
+      });
+      const { text } = response;
       const requestId = requestIdOf(response.headers);
       if (this.#observed) this.#emitResponse(event, response.status, performance.now() - started, requestId);
-      if (!response.ok) {
+      if (response.status < 200 || response.status > 299) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
         return failedAnswer(apiErrorFrom(response, this.#redact(text), call.event), retryAfterMs);
       }
@@ -233,17 +181,16 @@ export class Transport {
         value: parseBody(operation.response, text, response.status, call.event, requestId, this.#redact),
       };
     } catch (error) {
-      if (signal?.aborted) throw abortErrorOf(signal);
-      if (error instanceof MerchantPaymentsError) throw error;
-      if (deadline.signal.aborted) {
+      if (!(error instanceof WireFailure)) throw error;
+      if (error.kind === "aborted") throw abortErrorOf(signal);
+      if (error.kind === "timeout") {
         return { error: new TimeoutError(call.event, call.timeoutMs), retryable: true, reason: "timeout" };
       }
-      // A refused or reset connection, or a body cut off: fetch's TypeError. Its cause says why, never the headers.
-      const cause = error instanceof Error ? (error.cause ?? error.message) : error;
-      return { error: new ConnectionError(call.event, { cause }), retryable: true, reason: "connection" };
-    } finally {
-      clearTimeout(timer);
-      stopForwarding?.();
+      return {
+        error: new ConnectionError(call.event, { cause: error.cause }),
+        retryable: true,
+        reason: "connection",
+      };
     }
   }
 

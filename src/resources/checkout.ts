@@ -1,5 +1,3 @@
-import { invalidInput } from "../core/checks.js";
-import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import { CheckoutReturnError } from "../errors.js";
 import {
@@ -9,8 +7,9 @@ import {
   createCheckoutResponseSchema,
   toCreateCheckoutBody,
 } from "../schemas/checkout.js";
-import { assertId } from "../schemas/common.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
+import { assertId, pathSegment } from "../validate/ids.js";
+import { invalidInput } from "../validate/issues.js";
 import { PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */

@@ -1,4 +1,3 @@
-import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
   decodeActions,
@@ -7,6 +6,7 @@ import {
   fetchActionResponseSchema,
   toFetchActionBody,
 } from "../schemas/gateway.js";
+import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
 /** Wallet-facing operations. */

@@ -1,4 +1,3 @@
-import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
   type CreatedMerchant,
@@ -13,6 +12,7 @@ import {
   toCreateMerchantBody,
 } from "../schemas/merchants.js";
 import { parseInput } from "../schemas/parse.js";
+import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
 /** The account's merchants: the entities that receive payments (one per brand, storefront or legal entity). */

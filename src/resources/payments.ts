@@ -1,4 +1,3 @@
-import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
   type CancellationResult,
@@ -10,6 +9,7 @@ import {
   paymentStatusResultSchema,
   toCreatePaymentBody,
 } from "../schemas/payments.js";
+import { pathSegment } from "../validate/ids.js";
 import { PollingResource } from "./polling.js";
 
 /**

@@ -1,5 +1,4 @@
 import { onAbort } from "../core/abort.js";
-import { checkOptions, invalidInput, type ProblemOf } from "../core/checks.js";
 import { durationProblem } from "../core/config.js";
 import { abortErrorOf, sleep } from "../core/retry.js";
 import type { RequestOptions } from "../core/transport.js";
@@ -11,6 +10,7 @@ import {
   TimeoutError,
 } from "../errors.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
+import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
 import { APIResource } from "./resource.js";
 
 /** Options of `waitForFinal` and `watch`. */

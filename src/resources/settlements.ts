@@ -1,4 +1,3 @@
-import { pathSegment } from "../core/path.js";
 import type { RequestOptions } from "../core/transport.js";
 import {
   type CreateCryptoSettlementsInput,
@@ -10,6 +9,7 @@ import {
   type UpdateCryptoSettlementInput,
   updateCryptoSettlementResponseSchema,
 } from "../schemas/settlements.js";
+import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
 /** Where a merchant's funds go: crypto (an asset and a destination account on its chain) and fiat (bank) settlements. */

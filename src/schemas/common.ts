@@ -8,8 +8,24 @@
  * @module
  */
 import * as z from "zod/mini";
-import { invalidInput } from "../core/checks.js";
-import { isLoopback } from "../core/loopback.js";
+import {
+  CAIP10_RE,
+  CAIP19_RE,
+  type Caip2Parts,
+  type Caip10Parts,
+  type Caip19Parts,
+  ISO4217_UNIT_RE,
+  isHttpsUrl,
+  MINOR_UNITS_RE,
+  parseCaip2,
+  parseCaip10,
+  parseCaip19,
+} from "../validate/rules.js";
+
+export { assertId } from "../validate/ids.js";
+export { describeType } from "../validate/issues.js";
+export type { Caip2Parts, Caip10Parts, Caip19Parts };
+export { CAIP10_RE, CAIP19_RE, ISO4217_UNIT_RE, MINOR_UNITS_RE, parseCaip2, parseCaip10, parseCaip19 };
 
 /**
  * An enum that is open for the future: the known values are offered by autocomplete, and any other
@@ -33,14 +49,6 @@ export function openEnum<const Known extends string>(
 // Plain strings
 // ---------------------------------------------------------------------------------------------
 
-/** `typeof`, with `null` and arrays told apart. Used in messages. */
-export function describeType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object" : `a ${type}`;
-}
-
 /**
  * A check that the string matches `re`. A refinement rather than `z.regex`: the messages are ours either way,
  * and every zod check class left out of the bundle is weight no user carries.
@@ -55,32 +63,6 @@ export const nonEmptyStringSchema = z.string().check(
     error: "must be a non-empty string",
   }),
 );
-
-/**
- * What is wrong with an identifier used in a request path (merchant, payment or settlement id), or `undefined`: it
- * must be a non-empty string without whitespace or control characters, and not `.` or `..` (which a URL would
- * resolve away).
- */
-function idProblem(value: unknown): string | undefined {
-  if (typeof value !== "string" || value === "") return "must be a non-empty string";
-  // A lone UTF-16 surrogate cannot be percent-encoded (encodeURIComponent throws a URIError).
-  if (/[\s\p{Cc}\p{Cs}]/u.test(value) || value === "." || value === "..") {
-    return 'must be an id: no whitespace, control characters or lone surrogates, and not "." or ".."';
-  }
-  return undefined;
-}
-
-/**
- * Checks an identifier that goes into a request path, before anything is sent.
- *
- * @param field The name reported in the error, for example `merchantId`.
- * @param value The value to check.
- * @throws {InputValidationError} When `value` is not a usable identifier.
- */
-export function assertId(field: string, value: unknown): asserts value is string {
-  const problem = idProblem(value);
-  if (problem !== undefined) throw invalidInput(field, problem);
-}
 
 /** An absolute `https:` URL (the service silently disables redirects to anything else). */
 export const httpsUrlSchema = z
@@ -99,98 +81,9 @@ export const localReturnUrlSchema = z.string().check(
   }),
 );
 
-function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
-  if (value !== value.trim()) return false;
-  try {
-    const url = new URL(value);
-    if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
-    return url.protocol === "https:" && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // CAIP identifiers
 // ---------------------------------------------------------------------------------------------
-
-// The CAIP specs' parts: namespace [-a-z0-9]{3,8}, chain reference [-_a-zA-Z0-9]{1,32}, account address and asset
-// reference [-.%a-zA-Z0-9]{1,128}, token id [-.%a-zA-Z0-9]{1,78}. Written out as literals, which a bundler can drop
-// when unused (a RegExp built at load time stays).
-/** CAIP-2 `namespace:reference`. */
-const CAIP2_RE = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$/;
-/** CAIP-10 `chain_id:address`. */
-export const CAIP10_RE = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/;
-/** CAIP-19 `chain_id/asset_namespace:asset_reference[/token_id]`. */
-export const CAIP19_RE =
-  /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})\/([-a-z0-9]{3,8}):([-.%a-zA-Z0-9]{1,128})(?:\/([-.%a-zA-Z0-9]{1,78}))?$/;
-
-/** The parts of a CAIP-2 chain id such as `eip155:1`. */
-export interface Caip2Parts {
-  /** The chain namespace, for example `eip155`. */
-  namespace: string;
-  /** The chain reference within the namespace, for example `1`. */
-  reference: string;
-}
-
-/** The parts of a CAIP-10 account id such as `eip155:1:0xab...`. */
-export interface Caip10Parts {
-  /** The CAIP-2 chain id, for example `eip155:1`. */
-  chainId: string;
-  /** The account address on that chain. */
-  address: string;
-}
-
-/** The parts of a CAIP-19 asset id such as `eip155:1/erc20:0xa0b8...`. */
-export interface Caip19Parts {
-  /** The CAIP-2 chain id, for example `eip155:1`. */
-  chainId: string;
-  /** The asset namespace, for example `erc20` or `slip44`. */
-  assetNamespace: string;
-  /** The asset reference, for example a token contract address. */
-  assetReference: string;
-  /** The token id, for non-fungible assets (`.../erc721:0x.../42`). */
-  tokenId?: string;
-}
-
-/**
- * Splits a CAIP-2 chain id (`namespace:reference`).
- *
- * @returns The parts, or `undefined` when `value` is not a CAIP-2 chain id.
- */
-export function parseCaip2(value: string): Caip2Parts | undefined {
-  const match = CAIP2_RE.exec(value);
-  if (!match) return undefined;
-  return { namespace: match[1]!, reference: match[2]! };
-}
-
-/**
- * Splits a CAIP-10 account id (`namespace:reference:address`).
- *
- * @returns The parts, or `undefined` when `value` is not a CAIP-10 account id.
- */
-export function parseCaip10(value: string): Caip10Parts | undefined {
-  const match = CAIP10_RE.exec(value);
-  if (!match) return undefined;
-  return { chainId: match[1]!, address: match[2]! };
-}
-
-/**
- * Splits a CAIP-19 asset id (`chain_id/asset_namespace:asset_reference[/token_id]`).
- *
- * @returns The parts, or `undefined` when `value` is not a CAIP-19 asset id.
- */
-export function parseCaip19(value: string): Caip19Parts | undefined {
-  const match = CAIP19_RE.exec(value);
-  if (!match) return undefined;
-  const parts: Caip19Parts = {
-    chainId: match[1]!,
-    assetNamespace: match[2]!,
-    assetReference: match[3]!,
-  };
-  if (match[4] !== undefined) parts.tokenId = match[4];
-  return parts;
-}
 
 /** Input schema of a CAIP-10 account id, for example `eip155:8453:0x1234...`. */
 export const caip10Schema = z
@@ -205,11 +98,6 @@ export const caip19Schema = z
 // ---------------------------------------------------------------------------------------------
 // Amounts
 // ---------------------------------------------------------------------------------------------
-
-/** A non-negative integer as a decimal string: no sign, fraction, exponent, whitespace or leading zero. */
-export const MINOR_UNITS_RE = /^(?:0|[1-9][0-9]*)$/;
-/** `iso4217/` followed by a three-letter upper-case currency code. */
-export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
 
 const AMOUNT_VALUE_MESSAGE =
   'must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD';

@@ -7,7 +7,7 @@
  */
 import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import { isRecord } from "../core/checks.js";
+import { isRecord } from "../validate/issues.js";
 import { describeType, nonEmptyStringSchema } from "./common.js";
 import { PARSE_CONTEXT, parseInput } from "./parse.js";
 

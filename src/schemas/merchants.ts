@@ -5,7 +5,8 @@
  * @module
  */
 import * as z from "zod/mini";
-import { isRecord } from "../core/checks.js";
+import { isRecord } from "../validate/issues.js";
+import { EMAIL_RE } from "../validate/rules.js";
 import { openEnum } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
@@ -15,7 +16,6 @@ import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 // ---------------------------------------------------------------------------------------------
 
 /** A plausible e-mail address: something, `@`, a domain with a dot; no whitespace. */
-const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 /**
  * Input of `merchants.create`: `name` is required (trimmed, non-empty); `email`, when given, must

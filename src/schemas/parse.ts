@@ -8,8 +8,8 @@
  */
 import type * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import { inputIssue } from "../core/checks.js";
 import { InputValidationError, type ResponseIssue } from "../errors.js";
+import { inputIssue } from "../validate/issues.js";
 import { describeType } from "./common.js";
 
 type Schema = z.core.$ZodType;

@@ -1,8 +1,22 @@
+/**
+ * The one vocabulary of input problems: every `InputIssue` the SDK (and its mock) reports is worded
+ * `<field> <problem>`. Below `core/` and `schemas/`: it imports nothing of theirs.
+ *
+ * @module
+ */
 import { type InputIssue, InputValidationError } from "../errors.js";
 
 /** True for a plain object (a JSON object, a record): not `null`, not an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `typeof`, with `null` and arrays told apart. Used in messages. */
+export function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object" : `a ${type}`;
 }
 
 /** One input problem, its message led by the field's name: every `InputIssue` the SDK reports is worded so. */

@@ -1,0 +1,167 @@
+/**
+ * The rules an input must meet, shared by the SDK (which checks before sending) and its mock (which checks what it
+ * receives): one rule, one place. Plain functions and literals, no zod, so that both sides and the bundle can use them.
+ *
+ * @module
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Hosts and URLs
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`: addresses that never leave this machine. Takes a
+ * `URL`'s `hostname`, where URL parsing has already written any IPv4 address as four decimal numbers up to 255.
+ */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return (
+    host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d+){3}$/.test(host)
+  );
+}
+
+/** An absolute `https:` URL, or with `allowLoopbackHttp` also plain `http:` to a loopback host. */
+export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
+  if (value !== value.trim()) return false;
+  try {
+    const url = new URL(value);
+    if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
+    return url.protocol === "https:" && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Versions and contacts
+// ---------------------------------------------------------------------------------------------
+
+/** `YYYY-MM-DD`, optionally followed by a suffix such as `.preview`. */
+export const API_VERSION_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.[A-Za-z0-9-]+)?$/;
+
+/** An e-mail address: one `@`, no whitespace, a dotted domain. */
+export const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+
+// ---------------------------------------------------------------------------------------------
+// CAIP identifiers
+// ---------------------------------------------------------------------------------------------
+
+// The CAIP specs' parts: namespace [-a-z0-9]{3,8}, chain reference [-_a-zA-Z0-9]{1,32}, account address and asset
+// reference [-.%a-zA-Z0-9]{1,128}, token id [-.%a-zA-Z0-9]{1,78}. Written out as literals, which a bundler can drop
+// when unused (a RegExp built at load time stays).
+/** CAIP-2 `namespace:reference`. */
+export const CAIP2_RE = /^([-a-z0-9]{3,8}):([-_a-zA-Z0-9]{1,32})$/;
+/** CAIP-10 `chain_id:address`. */
+export const CAIP10_RE = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{1,128})$/;
+/** CAIP-19 `chain_id/asset_namespace:asset_reference[/token_id]`. */
+export const CAIP19_RE =
+  /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})\/([-a-z0-9]{3,8}):([-.%a-zA-Z0-9]{1,128})(?:\/([-.%a-zA-Z0-9]{1,78}))?$/;
+
+/** The parts of a CAIP-2 chain id such as `eip155:1`. */
+export interface Caip2Parts {
+  /** The chain namespace, for example `eip155`. */
+  namespace: string;
+  /** The chain reference within the namespace, for example `1`. */
+  reference: string;
+}
+
+/** The parts of a CAIP-10 account id such as `eip155:1:0xab...`. */
+export interface Caip10Parts {
+  /** The CAIP-2 chain id, for example `eip155:1`. */
+  chainId: string;
+  /** The account address on that chain. */
+  address: string;
+}
+
+/** The parts of a CAIP-19 asset id such as `eip155:1/erc20:0xa0b8...`. */
+export interface Caip19Parts {
+  /** The CAIP-2 chain id, for example `eip155:1`. */
+  chainId: string;
+  /** The asset namespace, for example `erc20` or `slip44`. */
+  assetNamespace: string;
+  /** The asset reference, for example a token contract address. */
+  assetReference: string;
+  /** The token id, for non-fungible assets (`.../erc721:0x.../42`). */
+  tokenId?: string;
+}
+
+/**
+ * Splits a CAIP-2 chain id (`namespace:reference`).
+ *
+ * @returns The parts, or `undefined` when `value` is not a CAIP-2 chain id.
+ */
+export function parseCaip2(value: string): Caip2Parts | undefined {
+  const match = CAIP2_RE.exec(value);
+  if (!match) return undefined;
+  return { namespace: match[1]!, reference: match[2]! };
+}
+
+/**
+ * Splits a CAIP-10 account id (`namespace:reference:address`).
+ *
+ * @returns The parts, or `undefined` when `value` is not a CAIP-10 account id.
+ */
+export function parseCaip10(value: string): Caip10Parts | undefined {
+  const match = CAIP10_RE.exec(value);
+  if (!match) return undefined;
+  return { chainId: match[1]!, address: match[2]! };
+}
+
+/**
+ * Splits a CAIP-19 asset id (`chain_id/asset_namespace:asset_reference[/token_id]`).
+ *
+ * @returns The parts, or `undefined` when `value` is not a CAIP-19 asset id.
+ */
+export function parseCaip19(value: string): Caip19Parts | undefined {
+  const match = CAIP19_RE.exec(value);
+  if (!match) return undefined;
+  const parts: Caip19Parts = {
+    chainId: match[1]!,
+    assetNamespace: match[2]!,
+    assetReference: match[3]!,
+  };
+  if (match[4] !== undefined) parts.tokenId = match[4];
+  return parts;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Amounts
+// ---------------------------------------------------------------------------------------------
+
+/** A non-negative integer as a decimal string: no sign, fraction, exponent, whitespace or leading zero. */
+export const MINOR_UNITS_RE = /^(?:0|[1-9][0-9]*)$/;
+/** `iso4217/` followed by a three-letter upper-case currency code. */
+export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
+
+/**
+ * ISO 4217 currencies whose minor unit is not 1/100 (exponent other than 2). Any other valid
+ * three-letter code is taken to have 2 fraction digits.
+ */
+export const CURRENCY_DIGITS: Readonly<Record<string, number>> = Object.freeze({
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
+});
