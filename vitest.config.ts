@@ -18,6 +18,8 @@ export default defineConfig({
     hookTimeout: 15_000,
     // Tests talk to MSW in process or to servers on 127.0.0.1 only.
     unstubEnvs: true,
+    // Our tests read the service strictly: drift between the SDK, the mock and the document fails at once.
+    env: { MERCHANT_PAYMENTS_RESPONSE_VALIDATION: "strict" },
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
   },
 });

@@ -7,11 +7,13 @@ export { MerchantPaymentsClient } from "./client.js";
 export type {
   ClientOptions,
   Credentials,
+  DriftEvent,
   Hooks,
   Logger,
   Mode,
   RequestEvent,
   ResponseEvent,
+  ResponseValidation,
   RetryEvent,
 } from "./core/config.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";

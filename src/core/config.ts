@@ -52,6 +52,24 @@ export interface RetryEvent extends RequestEvent {
   reason: string;
 }
 
+/**
+ * A response that did not match the interface document, read in tolerant mode: what arrived was returned, and this
+ * says where it differed. Never holds a credential.
+ */
+export interface DriftEvent {
+  /** The operation, as `METHOD /path` with ids (for example `GET /v1/payments/pay_1/status`). */
+  operation: string;
+  /** Dotted path of the field in the body (`""` for the body as a whole). */
+  path: string;
+  /** What the document leads the SDK to expect there. */
+  expected: string;
+  /** What arrived, described (a type or a short value), never the full value. */
+  received: string;
+}
+
+/** How responses are read. See {@link ClientOptions.responseValidation}. */
+export type ResponseValidation = "strict" | "tolerant";
+
 /** Observe the SDK's traffic (for metrics or tracing). Hooks run synchronously; an error they throw is ignored. */
 export interface Hooks {
   /** Called before each attempt is sent. */
@@ -60,6 +78,8 @@ export interface Hooks {
   onResponse?: (event: ResponseEvent) => void;
   /** Called before a failed attempt is retried. */
   onRetry?: (event: RetryEvent) => void;
+  /** Called for each deviation from the interface document found while reading a response in tolerant mode. */
+  onDrift?: (event: DriftEvent) => void;
 }
 
 /** A logger the SDK writes to: `console` fits, so do pino and winston instances. */
@@ -94,6 +114,16 @@ export interface ClientOptions {
   retry?: Partial<Omit<RetryPolicy, "maxRetries">> | undefined;
   /** A `fetch` implementation to send with (for example undici's, with its own connection pool). Default: the global `fetch`. */
   fetch?: typeof fetch | undefined;
+  /**
+   * How responses are read. `"strict"`: every deviation from the interface document is a `ResponseValidationError`
+   * (tests, CI). `"tolerant"`: what arrived is returned and each deviation is reported as a {@link DriftEvent};
+   * money rules never relax. Default: `MERCHANT_PAYMENTS_RESPONSE_VALIDATION`, else `"tolerant"`.
+   */
+  responseValidation?: ResponseValidation | undefined;
+  /** The largest response body read, in bytes after decompression; past it the call fails. Default 1 MiB. */
+  maxResponseBytes?: number | undefined;
+  /** Connections kept open per origin by the default wire (ignored with your own `fetch`). Default 32. */
+  maxSockets?: number | undefined;
   /** Where to log attempts (debug) and retries (warn). Nothing is logged by default. */
   logger?: Logger | undefined;
   /** Observe every attempt, response and retry. */
@@ -118,12 +148,16 @@ export interface ResolvedConfig {
   fetch: typeof fetch | undefined;
   logger: Logger | undefined;
   hooks: Hooks | undefined;
+  responseValidation: ResponseValidation;
+  maxResponseBytes: number;
+  maxSockets: number;
 }
 
 const ENV = {
   apiKey: "MERCHANT_PAYMENTS_API_KEY",
   baseUrl: "MERCHANT_PAYMENTS_BASE_URL",
   merchantId: "MERCHANT_PAYMENTS_MERCHANT_ID",
+  responseValidation: "MERCHANT_PAYMENTS_RESPONSE_VALIDATION",
 } as const;
 
 /** The largest delay a timer can hold (2^31 - 1 ms). */
@@ -152,7 +186,26 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     fetch: checkFunction("fetch", options.fetch),
     logger: options.logger,
     hooks: options.hooks,
+    responseValidation: resolveResponseValidation(
+      options.responseValidation ?? readEnv(ENV.responseValidation) ?? "tolerant",
+    ),
+    maxResponseBytes: check("maxResponseBytes", options.maxResponseBytes ?? 1_048_576, sizeProblem),
+    maxSockets: check("maxSockets", options.maxSockets ?? 32, sizeProblem),
   };
+}
+
+function resolveResponseValidation(value: unknown): ResponseValidation {
+  if (value === "strict" || value === "tolerant") return value;
+  throw new ConfigurationError(
+    `responseValidation must be "strict" or "tolerant" (also from ${ENV.responseValidation}).`,
+  );
+}
+
+/** What is wrong with a positive whole count (bytes, sockets), or `undefined`. */
+function sizeProblem(value: unknown): string | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1
+    ? undefined
+    : "must be a whole number of at least 1";
 }
 
 /** The mode a key acts in: `<prefix>_test_…` is test mode, any other `<prefix>_…` key is live. */

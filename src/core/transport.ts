@@ -8,7 +8,7 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from "../errors.js";
-import { parseResponse } from "../schemas/parse.js";
+import { type Drift, readResponse } from "../schemas/parse.js";
 import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
 import { isLoopback } from "../validate/rules.js";
 import { SDK_VERSION } from "../version.js";
@@ -16,12 +16,15 @@ import { apiErrorFrom, requestIdOf } from "./api-error.js";
 import {
   apiVersionProblem,
   countProblem,
+  type DriftEvent,
   durationProblem,
   headerValueProblem,
   type RequestEvent,
   type ResolvedConfig,
+  type ResponseValidation,
 } from "./config.js";
 import { createHttp, type Http, WireFailure } from "./http.js";
+import { log } from "./log.js";
 import { abortErrorOf, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
 
 /** Any zod schema: operations name the one their response must match. */
@@ -177,9 +180,17 @@ export class Transport {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
         return failedAnswer(apiErrorFrom(response, this.#redact(text), call.event), retryAfterMs);
       }
-      return {
-        value: parseBody(operation.response, text, response.status, call.event, requestId, this.#redact),
-      };
+      const { data, drift } = parseBody(
+        operation.response,
+        text,
+        response.status,
+        call.event,
+        requestId,
+        this.#redact,
+        this.#config.responseValidation,
+      );
+      for (const entry of drift) this.#emitDrift(call.event, entry);
+      return { value: data };
     } catch (error) {
       if (!(error instanceof WireFailure)) throw error;
       if (error.kind === "aborted") throw abortErrorOf(signal);
@@ -255,17 +266,27 @@ export class Transport {
     requestId: string | undefined,
   ): void {
     emit(this.#config.hooks?.onResponse, { ...event, status, durationMs, requestId });
-    this.#config.logger?.debug?.(`merchant-payments: ${event.method} ${event.path} -> ${status}`, {
+    log(this.#config, "debug", `${event.method} ${event.path} -> ${status}`, {
       attempt: event.attempt,
       durationMs: Math.round(durationMs),
       requestId,
     });
   }
 
+  #emitDrift(request: RequestContext, drift: Drift): void {
+    const event: DriftEvent = { operation: `${request.method} ${request.path}`, ...drift };
+    emit(this.#config.hooks?.onDrift, event);
+    log(this.#config, "warn", `response drift in ${event.operation} at ${drift.path || "(body)"}`, {
+      ...event,
+    });
+  }
+
   #emitRetry(event: RequestEvent, delayMs: number, reason: string): void {
     emit(this.#config.hooks?.onRetry, { ...event, delayMs, reason });
-    this.#config.logger?.warn?.(
-      `merchant-payments: retrying ${event.method} ${event.path} in ${Math.round(delayMs)} ms (${reason})`,
+    log(
+      this.#config,
+      "warn",
+      `retrying ${event.method} ${event.path} in ${Math.round(delayMs)} ms (${reason})`,
       { attempt: event.attempt + 1 },
     );
   }
@@ -282,7 +303,7 @@ function failedAnswer(error: APIError, retryAfterMs: number | undefined): Failed
   };
 }
 
-/** Parses a 2xx body: JSON, then the operation's schema. An empty body is `undefined` for the schema to judge. */
+/** Parses a 2xx body: JSON, then the operation's schema in the client's reading mode. Empty is `undefined`. */
 function parseBody<S extends Schema>(
   schema: S,
   text: string,
@@ -290,7 +311,8 @@ function parseBody<S extends Schema>(
   request: RequestContext,
   requestId: string | undefined,
   redact: (text: string) => string,
-): z.output<S> {
+  mode: ResponseValidation,
+): { data: z.output<S>; drift: readonly Drift[] } {
   const invalid = (issues: readonly ResponseIssue[], rawBody: unknown) =>
     new ResponseValidationError({ request, status, rawBody, issues, requestId });
   let json: unknown;
@@ -299,8 +321,8 @@ function parseBody<S extends Schema>(
   } catch {
     throw invalid([{ path: "", message: "body is not JSON" }], redact(text));
   }
-  const result = parseResponse(schema, json);
-  if (result.success) return result.data;
+  const result = readResponse(schema, json, mode);
+  if (result.success) return result;
   // The raw body is kept for diagnosis; reparsing the redacted text keeps it JSON (a key holds no quote or backslash).
   throw invalid(result.issues, text === "" ? undefined : JSON.parse(redact(text)));
 }

@@ -112,3 +112,38 @@ export function parseResponse<S extends Schema>(schema: S, body: unknown): Respo
   if (parsed.success) return { success: true, data: parsed.data as z.output<S> };
   return { success: false, issues: toResponseIssues(parsed.error) };
 }
+
+/** One deviation found in tolerant reading: where, what the document leads us to expect, what arrived (described). */
+export interface Drift {
+  /** Dotted path in the body (`""` for the body as a whole). */
+  path: string;
+  /** What was expected there. */
+  expected: string;
+  /** What arrived, described by type or a short value; never a whole value. */
+  received: string;
+}
+
+/** The outcome of {@link readResponse}. */
+export type ResponseReading<T> =
+  | { success: true; data: T; drift: readonly Drift[] }
+  | { success: false; issues: ResponseIssue[] };
+
+/**
+ * Reads a response body in the client's mode. `strict`: any deviation fails. `tolerant`: what arrived is returned
+ * with each deviation as a {@link Drift}, except where a money rule would relax (those still fail).
+ *
+ * CONTRACT for the policy (core): call it once per 2xx body; on `success: false` throw `ResponseValidationError`;
+ * report each `drift` entry as a `DriftEvent`.
+ */
+export function readResponse<S extends Schema>(
+  schema: S,
+  body: unknown,
+  mode: "strict" | "tolerant",
+): ResponseReading<z.output<S>> {
+  const parsed = parseResponse(schema, body);
+  if (parsed.success) return { success: true, data: parsed.data, drift: [] };
+  if (mode === "strict") return parsed;
+  // Placeholder until the schemas say which deviations a money rule forbids: every deviation is drift.
+  const drift = parsed.issues.map((issue) => ({ path: issue.path, expected: issue.message, received: "" }));
+  return { success: true, data: body as z.output<S>, drift };
+}
