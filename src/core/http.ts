@@ -36,17 +36,23 @@ export interface WireResponse {
   text: string;
 }
 
-/** How an attempt failed to produce a whole answer. */
-export type WireFailureKind = "network" | "timeout" | "aborted";
+/**
+ * How an attempt failed to produce a whole answer. `too_large`: the body passed `maxResponseBytes` (counted after
+ * decompression); the connection was dropped and nothing more was buffered. Not worth retrying.
+ */
+export type WireFailureKind = "network" | "timeout" | "aborted" | "too_large";
 
 /** The wire's only error: anything else thrown from {@link Http.send} is a bug. Never holds a header. */
 export class WireFailure extends Error {
   override name = "WireFailure";
   readonly kind: WireFailureKind;
+  /** With `too_large`: the limit that was passed, in bytes. */
+  readonly limitBytes: number | undefined;
 
-  constructor(kind: WireFailureKind, options?: { cause?: unknown }) {
+  constructor(kind: WireFailureKind, options?: { cause?: unknown; limitBytes?: number }) {
     super(`wire ${kind}`, options);
     this.kind = kind;
+    this.limitBytes = options?.limitBytes;
   }
 }
 
@@ -54,6 +60,10 @@ export class WireFailure extends Error {
 export interface HttpOptions {
   /** The user's `fetch`; the default wire is used otherwise. */
   fetch?: typeof fetch | undefined;
+  /** The largest body read, in bytes after decompression. */
+  maxResponseBytes?: number | undefined;
+  /** Connections kept per origin by the default wire. */
+  maxSockets?: number | undefined;
 }
 
 /** Sends attempts. One per client. */

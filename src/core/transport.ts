@@ -114,7 +114,11 @@ export class Transport {
     this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
     this.#observed = config.hooks !== undefined || config.logger !== undefined;
-    this.#http = createHttp({ fetch: config.fetch });
+    this.#http = createHttp({
+      fetch: config.fetch,
+      maxResponseBytes: config.maxResponseBytes,
+      maxSockets: config.maxSockets,
+    });
   }
 
   /** Sends an operation and resolves to its parsed response, or throws a typed error. */

@@ -50,3 +50,33 @@ export function checkOptions(options: object, problems: Record<string, ProblemOf
   }
   if (issues.length > 0) throw new InputValidationError(issues);
 }
+
+/**
+ * The candidate closest to a misspelt name (`baseURL` → `baseUrl`), for "did you mean" advice, or `undefined` when
+ * none is close. Case-insensitive edit distance, at most a third of the name's length.
+ */
+export function nearestName(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
