@@ -359,9 +359,7 @@ function checkNames(value: object, known: readonly string[], prefix: string): vo
       ? `${prefix}${name}`
       : `${prefix}${name} (did you mean ${prefix}${nearest}?)`;
   });
-  throw new ConfigurationError(
-    `Unknown option${unknown.length > 1 ? "s" : ""}: ${described.join(", ")}. See ClientOptions for the valid names.`,
-  );
+  throw new ConfigurationError(`Unknown option${unknown.length > 1 ? "s" : ""}: ${described.join(", ")}.`);
 }
 
 /**
@@ -405,7 +403,7 @@ function checkLogger(logger: unknown): Logger | undefined {
   if (logger === undefined) return undefined;
   if (typeof logger !== "object" || logger === null) {
     throw new ConfigurationError(
-      `logger must be an object with debug/info/warn/error methods, such as console or a pino logger: got ${got(logger)}.`,
+      `logger must be an object such as console or a pino logger: got ${got(logger)}.`,
     );
   }
   for (const method of LOGGER_METHODS) {
