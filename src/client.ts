@@ -1,4 +1,4 @@
-import { type ClientOptions, type Mode, resolveConfig } from "./core/config.js";
+import { type ClientOptions, type Mode, mergeOptions, resolveConfig, settledOptions } from "./core/config.js";
 import { Transport } from "./core/transport.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
@@ -17,27 +17,32 @@ import { Settlements } from "./resources/settlements.js";
  * ```
  */
 export class MerchantPaymentsClient {
-  // Fields are `declare`d: the constructor assigns them, and a plain class field would be defined a second time.
-  /** `"test"` for a `<prefix>_test_…` key (payments are simulated), `"live"` for a live key, `"unknown"` for App-Id auth. */
-  declare readonly mode: Mode;
+  /**
+   * `"test"` for a `<prefix>_test_…` key (payments are simulated), `"live"` for a live key, `"unknown"` for App-Id
+   * auth (the App ID does not say which mode it acts in). Typed `"test" | "live" | "unknown"`.
+   */
+  readonly mode: Mode;
   /** The service address requests go to. */
-  declare readonly baseUrl: string;
+  readonly baseUrl: string;
   /** The default `Merchant-Id` of payment operations, if one was configured. */
-  declare readonly merchantId: string | undefined;
+  readonly merchantId: string | undefined;
   /** Merchants of the account: list, create, retrieve. */
-  declare readonly merchants: Merchants;
+  readonly merchants: Merchants;
   /** Settlement destinations of a merchant: list, register and update crypto settlements. */
-  declare readonly settlements: Settlements;
+  readonly settlements: Settlements;
   /** Wallet-link payments: create, status, cancel, waitForFinal, watch. */
-  declare readonly payments: Payments;
+  readonly payments: Payments;
   /** Redirect checkout: create, status, waitForFinal, watch, verifyReturn. */
-  declare readonly checkout: Checkout;
+  readonly checkout: Checkout;
   /** Wallet-facing operations: fetchAction. */
-  declare readonly gateway: Gateway;
+  readonly gateway: Gateway;
+  /** The settled options, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
+  readonly #options: ClientOptions;
 
-  /** @throws {ConfigurationError} when an option is missing or malformed; nothing has been sent then. */
+  /** @throws {ConfigurationError} when an option is missing, unknown or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
+    this.#options = settledOptions(config, options);
     this.mode = config.mode;
     this.baseUrl = config.baseUrl;
     this.merchantId = config.merchantId;
@@ -47,6 +52,20 @@ export class MerchantPaymentsClient {
     this.payments = new Payments(transport);
     this.checkout = new Checkout(transport);
     this.gateway = new Gateway(transport);
+  }
+
+  /**
+   * A new client with these options on top of this one's: the same credentials (unless `overrides` gives others),
+   * nothing mutable shared. A nested option (`retry`, `hooks`, `defaultHeaders`) is replaced whole.
+   *
+   * @example
+   * ```ts
+   * const traced = client.withOptions({ defaultHeaders: { traceparent }, timeoutMs: 5_000 });
+   * ```
+   * @throws {ConfigurationError} as the constructor does; this client is left unchanged.
+   */
+  withOptions(overrides: ClientOptions): MerchantPaymentsClient {
+    return new MerchantPaymentsClient(mergeOptions(this.#options, overrides));
   }
 
   /** What `JSON.stringify(client)` shows: the configuration a log may hold, never a credential. */

@@ -10,6 +10,8 @@ export type {
   DriftEvent,
   Hooks,
   Logger,
+  LogLevel,
+  LogRecord,
   Mode,
   RequestEvent,
   ResponseEvent,

@@ -1,4 +1,6 @@
 import { ConfigurationError } from "../errors.js";
+import { headerNameProblem, headerValueTextProblem, RESERVED_HEADERS } from "../validate/headers.js";
+import { describeType, isRecord, nearestName } from "../validate/issues.js";
 import { API_VERSION_RE, isLoopback } from "../validate/rules.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
@@ -82,13 +84,36 @@ export interface Hooks {
   onDrift?: (event: DriftEvent) => void;
 }
 
-/** A logger the SDK writes to: `console` fits, so do pino and winston instances. */
+/**
+ * One log line as the SDK hands it to a logger: a single object holding the message and its fields, a call shape
+ * that console, pino and winston all render with every field (pino and winston take an object's properties as a
+ * structured line; `console` prints the object). Fields never hold a header or a credential.
+ */
+export interface LogRecord {
+  /** What happened, led by `merchant-payments:` (for example `merchant-payments: GET /v1/… -> 200`). */
+  message: string;
+  /** The line's fields: method, path, attempt, duration, request id, retry reason… */
+  [field: string]: unknown;
+}
+
+/**
+ * Where the SDK writes its log lines: `console`, a pino or a winston logger as they are, or any object with these
+ * methods. Each is called with one {@link LogRecord}; a level left out is not written, and a method that throws is
+ * ignored. With pino, `pino({ messageKey: "message" })` also shows the SDK's message as pino's own.
+ */
 export interface Logger {
   /** Receives one line per answered attempt (method, path, status, duration). */
-  debug?: (message: string, data?: Record<string, unknown>) => void;
-  /** Receives one line per retry (why, and after what delay). */
-  warn?: (message: string, data?: Record<string, unknown>) => void;
+  debug?: (record: LogRecord) => void;
+  /** Receives informational lines. */
+  info?: (record: LogRecord) => void;
+  /** Receives one line per retry (why, and after what delay) and per response drift in tolerant mode. */
+  warn?: (record: LogRecord) => void;
+  /** Receives lines about failures the SDK could not recover from. */
+  error?: (record: LogRecord) => void;
 }
+
+/** The least severe level written: `"debug"` writes everything, `"off"` nothing. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "off";
 
 /** Options of {@link MerchantPaymentsClient}. Everything but the credentials and `baseUrl` has a default. */
 export interface ClientOptions {
@@ -98,14 +123,29 @@ export interface ClientOptions {
   appId?: string | undefined;
   /** Client ID sent with `appId`. */
   clientId?: string | undefined;
-  /** The service's address, e.g. the production or staging base URL you were given. Default: `MERCHANT_PAYMENTS_BASE_URL`. Must be https (http only for loopback hosts). */
+  /**
+   * The service's root address, e.g. the production or staging base URL you were given, without `/v1` (the SDK adds
+   * it). Default: `MERCHANT_PAYMENTS_BASE_URL`. Must be https; plain http only for loopback hosts, or with
+   * {@link ClientOptions.allowInsecureHttp}.
+   */
   baseUrl?: string | undefined;
+  /**
+   * Allow plain `http://` to a host other than this machine, such as a mock service in Docker Compose or a CI
+   * service container. Only with a test-mode key: a live key or App-Id credentials never travel in clear text.
+   * Default `false`.
+   */
+  allowInsecureHttp?: boolean | undefined;
   /** Default `Merchant-Id` for payment operations; each call may override it. Default: `MERCHANT_PAYMENTS_MERCHANT_ID`. */
   merchantId?: string | undefined;
   /** Pin the API version (`YYYY-MM-DD`, optionally with a suffix such as `.preview`). Requires `versionHeader`. */
   apiVersion?: string | undefined;
   /** Name of the version header, `<Service>-Version`: the service's short prefix is yours to give, the SDK does not guess it. */
   versionHeader?: string | undefined;
+  /**
+   * Headers sent with every request, for example for tracing. They cannot set the credentials, `Merchant-Id`,
+   * `Idempotency-Key`, the version header or the message's framing; a call's own `headers` override them.
+   */
+  defaultHeaders?: Record<string, string> | undefined;
   /** Time allowed for each attempt, in milliseconds. Default 30 000. */
   timeoutMs?: number | undefined;
   /** How many times a failed request may be retried (when retrying is safe). Default 2. */
@@ -124,8 +164,13 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Connections kept open per origin by the default wire (ignored with your own `fetch`). Default 32. */
   maxSockets?: number | undefined;
-  /** Where to log attempts (debug) and retries (warn). Nothing is logged by default. */
+  /** Where to write log lines: `console`, pino, winston… Default: `console` when a level is set, else nothing. */
   logger?: Logger | undefined;
+  /**
+   * The least severe line written. Default: `MERCHANT_PAYMENTS_LOG`, else `"warn"` when a `logger` is given, else
+   * `"off"`. A level set with no `logger` writes to `console`.
+   */
+  logLevel?: LogLevel | undefined;
   /** Observe every attempt, response and retry. */
   hooks?: Hooks | undefined;
   /**
@@ -140,13 +185,20 @@ export interface ResolvedConfig {
   credentials: Credentials;
   mode: Mode;
   baseUrl: string;
+  /** True when plain http to a non-loopback host was allowed (test-mode key and `allowInsecureHttp`). */
+  allowInsecureHttp: boolean;
   merchantId: string | undefined;
   apiVersion: string | undefined;
   versionHeader: string | undefined;
+  /** Checked client-level headers, names in lower case; never a reserved or credential header. */
+  defaultHeaders: Readonly<Record<string, string>>;
   timeoutMs: number;
   retry: RetryPolicy;
   fetch: typeof fetch | undefined;
+  /** Where lines go; `undefined` when nothing is logged (`logLevel` `"off"`). */
   logger: Logger | undefined;
+  /** The least severe level `log()` writes. */
+  logLevel: LogLevel;
   hooks: Hooks | undefined;
   responseValidation: ResponseValidation;
   maxResponseBytes: number;
@@ -158,34 +210,82 @@ const ENV = {
   baseUrl: "MERCHANT_PAYMENTS_BASE_URL",
   merchantId: "MERCHANT_PAYMENTS_MERCHANT_ID",
   responseValidation: "MERCHANT_PAYMENTS_RESPONSE_VALIDATION",
+  logLevel: "MERCHANT_PAYMENTS_LOG",
 } as const;
+
+/** Every constructor option, so that a misspelt one is refused with the nearest name. */
+const OPTION_NAMES = Object.keys({
+  apiKey: true,
+  appId: true,
+  clientId: true,
+  baseUrl: true,
+  allowInsecureHttp: true,
+  merchantId: true,
+  apiVersion: true,
+  versionHeader: true,
+  defaultHeaders: true,
+  timeoutMs: true,
+  maxRetries: true,
+  retry: true,
+  fetch: true,
+  responseValidation: true,
+  maxResponseBytes: true,
+  maxSockets: true,
+  logger: true,
+  logLevel: true,
+  hooks: true,
+  dangerouslyAllowBrowser: true,
+} satisfies Record<keyof ClientOptions, true>);
+
+const RETRY_NAMES = Object.keys({
+  baseDelayMs: true,
+  maxDelayMs: true,
+  maxRetryAfterMs: true,
+} satisfies Record<keyof NonNullable<ClientOptions["retry"]>, true>);
+
+const HOOK_NAMES = Object.keys({
+  onRequest: true,
+  onResponse: true,
+  onRetry: true,
+  onDrift: true,
+} satisfies Record<keyof Hooks, true>);
+
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "off"];
+const LOGGER_METHODS = ["debug", "info", "warn", "error"] as const;
+const CREDENTIAL_OPTIONS = ["apiKey", "appId", "clientId"] as const;
 
 /** The largest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
-/** An HTTP header name (RFC 9110 token). */
-const HEADER_NAME = /^[\w!#$%&'*+.^`|~-]+$/;
 /** Printable ASCII without spaces: what a key or id may hold and still be a safe header value. */
 const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 
-/** Resolves and checks the client's options. Throws {@link ConfigurationError}; messages never quote a credential. */
+/**
+ * Resolves and checks the client's options. Throws {@link ConfigurationError}. Messages describe a wrong value by its
+ * type, never by its text: a key pasted into the wrong option must not reach a message or a log.
+ */
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
-  refuseBrowser(options.dangerouslyAllowBrowser === true);
+  checkObject("MerchantPaymentsClient options", options);
+  checkNames(options, OPTION_NAMES, "");
+  refuseBrowser(checkBoolean("dangerouslyAllowBrowser", options.dangerouslyAllowBrowser));
   const credentials = resolveCredentials(options);
   const merchantId = options.merchantId ?? readEnv(ENV.merchantId);
   if (merchantId !== undefined) checkToken("merchantId", merchantId);
-  const { apiVersion, versionHeader } = resolveVersion(options);
+  const { apiVersion, versionHeader } = resolveVersion(options, credentials);
+  const allowInsecureHttp = checkBoolean("allowInsecureHttp", options.allowInsecureHttp);
   return {
     credentials,
     mode: modeOf(credentials),
-    baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv(ENV.baseUrl)),
+    baseUrl: resolveBaseUrl(options.baseUrl ?? readEnv(ENV.baseUrl), credentials, allowInsecureHttp),
+    allowInsecureHttp,
     merchantId,
     apiVersion,
     versionHeader,
+    defaultHeaders: resolveDefaultHeaders(options.defaultHeaders, versionHeader, credentials),
     timeoutMs: checkDuration("timeoutMs", options.timeoutMs ?? 30_000, 1),
     retry: resolveRetry(options),
     fetch: checkFunction("fetch", options.fetch),
-    logger: options.logger,
-    hooks: options.hooks,
+    ...resolveLogging(options),
+    hooks: resolveHooks(options.hooks),
     responseValidation: resolveResponseValidation(
       options.responseValidation ?? readEnv(ENV.responseValidation) ?? "tolerant",
     ),
@@ -194,18 +294,141 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   };
 }
 
+/**
+ * The options a client was built with, as settled at construction (environment fallbacks read, nested objects
+ * copied): what {@link mergeOptions} starts from, so a derived client shares nothing mutable with its parent.
+ * Holds the credentials: keep it private.
+ */
+export function settledOptions(config: ResolvedConfig, given: ClientOptions): ClientOptions {
+  const { credentials, retry } = config;
+  return {
+    ...(credentials.scheme === "apiKey"
+      ? { apiKey: credentials.apiKey }
+      : { appId: credentials.appId, clientId: credentials.clientId }),
+    baseUrl: config.baseUrl,
+    allowInsecureHttp: config.allowInsecureHttp,
+    merchantId: config.merchantId,
+    apiVersion: config.apiVersion,
+    versionHeader: config.versionHeader,
+    defaultHeaders: { ...config.defaultHeaders },
+    timeoutMs: config.timeoutMs,
+    maxRetries: retry.maxRetries,
+    retry: {
+      baseDelayMs: retry.baseDelayMs,
+      maxDelayMs: retry.maxDelayMs,
+      maxRetryAfterMs: retry.maxRetryAfterMs,
+    },
+    fetch: config.fetch,
+    responseValidation: config.responseValidation,
+    maxResponseBytes: config.maxResponseBytes,
+    maxSockets: config.maxSockets,
+    logger: given.logger,
+    // Only a level that was asked for: with none, a logger given later still gets the default.
+    logLevel: given.logLevel ?? (readEnv(ENV.logLevel) as LogLevel | undefined),
+    hooks: config.hooks && { ...config.hooks },
+    dangerouslyAllowBrowser: given.dangerouslyAllowBrowser,
+  };
+}
+
+/**
+ * A client's settled options with `overrides` on top, for `withOptions()`. A nested object (`retry`, `hooks`,
+ * `defaultHeaders`) is replaced whole. New credentials replace the old ones whole, whichever scheme they use.
+ */
+export function mergeOptions(base: ClientOptions, overrides: ClientOptions): ClientOptions {
+  checkObject("withOptions overrides", overrides);
+  const merged: ClientOptions = { ...base };
+  if (CREDENTIAL_OPTIONS.some((name) => overrides[name] !== undefined)) {
+    for (const name of CREDENTIAL_OPTIONS) delete merged[name];
+  }
+  return { ...merged, ...overrides };
+}
+
+function checkObject(what: string, value: unknown): asserts value is object {
+  if (!isRecord(value)) {
+    throw new ConfigurationError(`${what} must be an object such as { apiKey, baseUrl }: got ${got(value)}.`);
+  }
+}
+
+/** Refuses names that are not options, with the nearest valid one as advice (`baseURL` → `baseUrl`). */
+function checkNames(value: object, known: readonly string[], prefix: string): void {
+  const unknown = Object.keys(value).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const described = unknown.map((name) => {
+    const nearest = nearestName(name, known);
+    return nearest === undefined
+      ? `${prefix}${name}`
+      : `${prefix}${name} (did you mean ${prefix}${nearest}?)`;
+  });
+  throw new ConfigurationError(`Unknown option${unknown.length > 1 ? "s" : ""}: ${described.join(", ")}.`);
+}
+
+/**
+ * How a message describes a wrong value: its type, never its text (a key pasted into the wrong option would then be
+ * quoted), with a number's value, and the likely fix for a number written as a string.
+ */
+function got(value: unknown): string {
+  if (typeof value === "number") return `${describeType(value)} (${value})`;
+  if (typeof value === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) {
+    return "a string: write the number without quotes";
+  }
+  return describeType(value);
+}
+
+/** True when `text` holds the client's API key: such a value is refused and never quoted. */
+function holdsKey(text: string, credentials: Credentials): boolean {
+  return credentials.scheme === "apiKey" && text.toLowerCase().includes(credentials.apiKey.toLowerCase());
+}
+
 function resolveResponseValidation(value: unknown): ResponseValidation {
   if (value === "strict" || value === "tolerant") return value;
   throw new ConfigurationError(
-    `responseValidation must be "strict" or "tolerant" (also from ${ENV.responseValidation}).`,
+    `responseValidation must be "strict" or "tolerant" (also from ${ENV.responseValidation}): got ${got(value)}.`,
   );
+}
+
+/** The level and the logger lines go to: `console` when a level was asked for without a logger. */
+function resolveLogging(options: ClientOptions): Pick<ResolvedConfig, "logger" | "logLevel"> {
+  const logger = checkLogger(options.logger);
+  const source = options.logLevel !== undefined ? "logLevel" : ENV.logLevel;
+  const raw: unknown = options.logLevel ?? readEnv(ENV.logLevel);
+  if (raw !== undefined && !LOG_LEVELS.includes(raw as LogLevel)) {
+    const levels = LOG_LEVELS.map((level) => `"${level}"`).join(", ");
+    throw new ConfigurationError(`${source} must be one of ${levels}: got ${got(raw)}.`);
+  }
+  const logLevel = (raw as LogLevel | undefined) ?? (logger ? "warn" : "off");
+  return { logLevel, logger: logLevel === "off" ? undefined : (logger ?? console) };
+}
+
+function checkLogger(logger: unknown): Logger | undefined {
+  if (logger === undefined) return undefined;
+  if (typeof logger !== "object" || logger === null) {
+    throw new ConfigurationError(
+      `logger must be an object such as console or a pino logger: got ${got(logger)}.`,
+    );
+  }
+  for (const method of LOGGER_METHODS) {
+    const write = (logger as Record<string, unknown>)[method];
+    if (write !== undefined && typeof write !== "function") {
+      throw new ConfigurationError(`logger.${method} must be a function: got ${got(write)}.`);
+    }
+  }
+  return logger as Logger;
+}
+
+/** A frozen copy of the hooks, so that changing the object given later changes nothing. */
+function resolveHooks(hooks: unknown): Hooks | undefined {
+  if (hooks === undefined) return undefined;
+  if (!isRecord(hooks)) throw new ConfigurationError(`hooks must be an object: got ${got(hooks)}.`);
+  checkNames(hooks, HOOK_NAMES, "hooks.");
+  for (const [name, hook] of Object.entries(hooks)) checkFunction(`hooks.${name}`, hook);
+  return Object.freeze({ ...hooks }) as Hooks;
 }
 
 /** What is wrong with a positive whole count (bytes, sockets), or `undefined`. */
 function sizeProblem(value: unknown): string | undefined {
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 1
     ? undefined
-    : "must be a whole number of at least 1";
+    : `must be a whole number of at least 1: got ${got(value)}`;
 }
 
 /** The mode a key acts in: `<prefix>_test_…` is test mode, any other `<prefix>_…` key is live. */
@@ -234,7 +457,7 @@ function resolveCredentials(options: ClientOptions): Credentials {
     );
   }
   // The key itself must never reach a message: the message only says what a key looks like.
-  if (!HEADER_TOKEN.test(key) || !/^[^_]+_./.test(key)) {
+  if (typeof key !== "string" || !HEADER_TOKEN.test(key) || !/^[^_]+_./.test(key)) {
     throw new ConfigurationError(
       "apiKey does not look like an API key: `<prefix>_test_…` or `<prefix>_…`, printable, no spaces.",
     );
@@ -242,37 +465,66 @@ function resolveCredentials(options: ClientOptions): Credentials {
   return { scheme: "apiKey", apiKey: key };
 }
 
-function resolveBaseUrl(raw: string | undefined): string {
+function resolveBaseUrl(raw: unknown, credentials: Credentials, allowInsecureHttp: boolean): string {
   if (raw === undefined || raw === "") {
     throw new ConfigurationError(
       `No baseUrl: pass the service's address, or set ${ENV.baseUrl} (there is no default).`,
     );
   }
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigurationError(`baseUrl is not an absolute URL: ${JSON.stringify(raw)}.`);
-  }
+  const url = parseBaseUrl(raw);
   if (url.username || url.password || url.search || url.hash) {
     throw new ConfigurationError(
       "baseUrl must be an address only: no credentials, query string or fragment.",
     );
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopback(url.hostname))) {
+  checkScheme(url, credentials, allowInsecureHttp);
+  if (/\/v1\/*$/i.test(url.pathname)) {
     throw new ConfigurationError(
-      `baseUrl must use https (http only for a loopback host such as 127.0.0.1): got ${url.protocol}//${url.host}.`,
+      "baseUrl must be the service's root address, without /v1 at the end: the SDK adds /v1/… to every path itself.",
     );
   }
   return url.href.replace(/\/+$/, "");
 }
 
-function resolveVersion(options: ClientOptions): { apiVersion?: string; versionHeader?: string } {
-  const { apiVersion, versionHeader } = options;
-  if (versionHeader !== undefined && !HEADER_NAME.test(versionHeader)) {
+function parseBaseUrl(raw: unknown): URL {
+  if (typeof raw !== "string") throw new ConfigurationError(`baseUrl must be a string: got ${got(raw)}.`);
+  try {
+    return new URL(raw);
+  } catch {
     throw new ConfigurationError(
-      `versionHeader is not a valid header name: ${JSON.stringify(versionHeader)}.`,
+      "baseUrl is not an absolute URL: give the service's address, like https://api.example.com.",
     );
+  }
+}
+
+/** https always; plain http to this machine; to another host only for a test-mode key that asked for it. */
+function checkScheme(url: URL, credentials: Credentials, allowInsecureHttp: boolean): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol !== "http:") {
+    throw new ConfigurationError("baseUrl must use https:// (the scheme given is neither https nor http).");
+  }
+  if (isLoopback(url.hostname)) return;
+  if (!allowInsecureHttp) {
+    throw new ConfigurationError(
+      "baseUrl must use https: plain http is only for a loopback host (localhost, 127.0.0.1, [::1]). For a mock " +
+        "service in Docker Compose or CI, set allowInsecureHttp: true and use a test-mode key.",
+    );
+  }
+  if (modeOf(credentials) !== "test") {
+    throw new ConfigurationError(
+      "allowInsecureHttp needs a test-mode key (`<prefix>_test_…`): a live key or App-Id credentials never travel " +
+        "over plain http. Use the service's https address.",
+    );
+  }
+}
+
+function resolveVersion(
+  options: ClientOptions,
+  credentials: Credentials,
+): { apiVersion?: string; versionHeader?: string } {
+  const { apiVersion, versionHeader } = options;
+  if (versionHeader !== undefined) {
+    check("versionHeader", versionHeader, (name) => versionHeaderProblem(name, credentials));
   }
   if (apiVersion !== undefined) {
     check("apiVersion", apiVersion, apiVersionProblem);
@@ -285,25 +537,84 @@ function resolveVersion(options: ClientOptions): { apiVersion?: string; versionH
   return { apiVersion, versionHeader };
 }
 
+/** The version header is `<Service>-Version` (the interface document's own form), never a header the SDK sets. */
+function versionHeaderProblem(name: unknown, credentials: Credentials): string | undefined {
+  const advice = "give `<Service>-Version`, with your service's short prefix";
+  if (typeof name !== "string") return `must be a header name: got ${got(name)}; ${advice}`;
+  if (holdsKey(name, credentials)) return `holds the API key, not a header name: ${advice}`;
+  if (headerNameProblem(name) !== undefined) return `is not a valid header name: ${advice}`;
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) return `may not name ${lower}, a header the SDK sets itself: ${advice}`;
+  if (!/^[^-]+(-[^-]+)*-version$/.test(lower)) return `must end in -Version: ${advice}`;
+  return undefined;
+}
+
+/** The client's `defaultHeaders`, checked and copied with lower-case names. */
+function resolveDefaultHeaders(
+  raw: unknown,
+  versionHeader: string | undefined,
+  credentials: Credentials,
+): Readonly<Record<string, string>> {
+  // No prototype: a header named `__proto__` or `constructor` is kept as a header, not mistaken for the object's own.
+  const headers: Record<string, string> = Object.create(null);
+  if (raw === undefined) return Object.freeze(headers);
+  if (!isRecord(raw)) {
+    throw new ConfigurationError(
+      `defaultHeaders must be an object of header names to values: got ${got(raw)}.`,
+    );
+  }
+  for (const [name, value] of Object.entries(raw)) {
+    const problem = defaultHeaderProblem(name, value, versionHeader, credentials);
+    if (problem !== undefined) throw new ConfigurationError(`${problem}.`);
+    const lower = name.toLowerCase();
+    if (Object.hasOwn(headers, lower)) {
+      throw new ConfigurationError(`defaultHeaders names ${name} twice (header names ignore case).`);
+    }
+    headers[lower] = value as string;
+  }
+  return Object.freeze(headers);
+}
+
+/** What is wrong with one default header, as a whole sentence, or `undefined`. Quotes a name only once it is safe. */
+function defaultHeaderProblem(
+  name: string,
+  value: unknown,
+  versionHeader: string | undefined,
+  credentials: Credentials,
+): string | undefined {
+  if (holdsKey(name, credentials) || (typeof value === "string" && holdsKey(value, credentials))) {
+    return "defaultHeaders holds the API key: the SDK sends it in its own header, never in another one";
+  }
+  const nameProblem = headerNameProblem(name);
+  if (nameProblem !== undefined) return `defaultHeaders: each name ${nameProblem}`;
+  const lower = name.toLowerCase();
+  if (RESERVED_HEADERS.has(lower)) return `defaultHeaders may not set ${name}: the SDK sets it itself`;
+  if (lower === versionHeader?.toLowerCase()) {
+    return `defaultHeaders may not set ${name}: it is the versionHeader, which apiVersion fills`;
+  }
+  const valueProblem = headerValueTextProblem(value);
+  return valueProblem === undefined ? undefined : `defaultHeaders.${name} ${valueProblem}: got ${got(value)}`;
+}
+
 /** What is wrong with an API version label, or `undefined` when it is fine. Shared with per-call options. */
 export function apiVersionProblem(value: unknown): string | undefined {
   return typeof value === "string" && API_VERSION_RE.test(value)
     ? undefined
-    : `must be YYYY-MM-DD with an optional suffix, like 2026-02-19.preview: got ${JSON.stringify(value)}`;
+    : `must be YYYY-MM-DD with an optional suffix, like 2026-02-19.preview: got ${got(value)}`;
 }
 
 /** What is wrong with a retry count, or `undefined`. Shared with per-call options. */
 export function countProblem(value: unknown): string | undefined {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 10
     ? undefined
-    : `must be an integer from 0 to 10: got ${String(value)}`;
+    : `must be an integer from 0 to 10: got ${got(value)}`;
 }
 
 /** What is wrong with a duration in milliseconds, or `undefined`. Shared with per-call options. */
 export function durationProblem(value: unknown, min: number): string | undefined {
   return typeof value === "number" && Number.isFinite(value) && value >= min && value <= MAX_TIMER_MS
     ? undefined
-    : `must be a number of milliseconds from ${min} to ${MAX_TIMER_MS}: got ${String(value)}`;
+    : `must be a number of milliseconds from ${min} to ${MAX_TIMER_MS}: got ${got(value)}`;
 }
 
 /** What is wrong with a value sent as a header (an id, a key), or `undefined`. Shared with per-call options. */
@@ -314,7 +625,12 @@ export function headerValueProblem(value: unknown): string | undefined {
 }
 
 function resolveRetry(options: ClientOptions): RetryPolicy {
-  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const { retry } = options;
+  if (retry !== undefined) {
+    if (!isRecord(retry)) throw new ConfigurationError(`retry must be an object: got ${got(retry)}.`);
+    checkNames(retry, RETRY_NAMES, "retry.");
+  }
+  const policy = { ...DEFAULT_RETRY_POLICY, ...retry };
   return {
     maxRetries: check("maxRetries", options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries, countProblem),
     baseDelayMs: checkDuration("retry.baseDelayMs", policy.baseDelayMs, 0),
@@ -337,9 +653,16 @@ function checkToken(name: string, value: unknown): void {
   check(name, value, headerValueProblem);
 }
 
+function checkBoolean(name: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean")
+    throw new ConfigurationError(`${name} must be true or false: got ${got(value)}.`);
+  return value;
+}
+
 function checkFunction<T>(name: string, value: T | undefined): T | undefined {
   if (value !== undefined && typeof value !== "function") {
-    throw new ConfigurationError(`${name} must be a function.`);
+    throw new ConfigurationError(`${name} must be a function: got ${got(value)}.`);
   }
   return value;
 }

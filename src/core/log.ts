@@ -2,26 +2,37 @@
  * The SDK's one way to write to the user's logger. Every log line passes here, so the level filter and the call
  * shape that console, pino and winston all render live in one place.
  *
- * CONTRACT: `log(config, level, message, fields)`; `fields` never hold a header or a credential.
+ * CONTRACT: `log(config, level, message, fields)`; `fields` never hold a header or a credential, nor a field named
+ * `message` (the line's own).
  *
  * @module
  */
-import type { ResolvedConfig } from "./config.js";
+import type { LogLevel, LogRecord, ResolvedConfig } from "./config.js";
 
-/** Levels the SDK writes at. */
-export type LogLevel = "debug" | "info" | "warn" | "error";
+/** Levels the SDK writes at: every {@link LogLevel} but `"off"`. */
+export type LineLevel = Exclude<LogLevel, "off">;
 
-/** Writes one line to the configured logger, if any. A logger that throws never changes a call's outcome. */
+/** Severity order: a line is written when its rank reaches the configured level's. */
+const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+
+/**
+ * Writes one line to the configured logger when its level is at or above `config.logLevel`. The logger gets one
+ * object, `{ message, ...fields }`: pino and winston log its properties as structured fields (pino's `(msg, obj)`
+ * order would drop them), and `console` prints it whole. A logger that throws never changes a call's outcome.
+ */
 export function log(
-  config: Pick<ResolvedConfig, "logger">,
-  level: LogLevel,
+  config: Pick<ResolvedConfig, "logger" | "logLevel">,
+  level: LineLevel,
   message: string,
   fields: Record<string, unknown>,
 ): void {
-  const write = config.logger?.[level === "info" || level === "error" ? "warn" : level];
-  if (!write) return;
+  const { logger } = config;
+  if (logger === undefined || RANK[level] < RANK[config.logLevel]) return;
+  const write = logger[level];
+  if (typeof write !== "function") return;
+  const record: LogRecord = { message: `merchant-payments: ${message}`, ...fields };
   try {
-    write.call(config.logger, `merchant-payments: ${message}`, fields);
+    write.call(logger, record);
   } catch {
     // A failing logger must not fail the payment call it describes.
   }

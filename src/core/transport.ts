@@ -333,7 +333,11 @@ function parseBody<S extends Schema>(
 
 /** The headers shared by every call of a client. Lower-case names, so a caller's `headers` cannot double one up. */
 function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
-  const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": USER_AGENT,
+    ...config.defaultHeaders,
+  };
   const { credentials } = config;
   if (credentials.scheme === "apiKey") {
     headers["api-key"] = credentials.apiKey;

@@ -142,3 +142,221 @@ describe("construction", () => {
     expect(SDK_VERSION).toBe(pkg.version);
   });
 });
+
+const VALID = { apiKey: TEST_KEY, baseUrl: BASE_URL };
+
+describe("unknown and malformed options", () => {
+  it.each([
+    [{ baseURL: BASE_URL }, "baseURL", "baseUrl"],
+    [{ timeout: 5 }, "timeout", "timeoutMs"],
+    [{ maxRetires: 1 }, "maxRetires", "maxRetries"],
+    [{ defaultHeader: {} }, "defaultHeader", "defaultHeaders"],
+    [{ loglevel: "debug" }, "loglevel", "logLevel"],
+    [{ retry: { baseDelay: 5 } }, "retry.baseDelay", "retry.baseDelayMs"],
+    [{ hooks: { onRequst: () => {} } }, "hooks.onRequst", "hooks.onRequest"],
+  ])("refuses the unknown option in %o and names the nearest valid one", (extra, name, nearest) => {
+    const message = configError({ ...VALID, ...extra } as ClientOptions).message;
+    expect(message).toContain(name);
+    expect(message).toContain(`did you mean ${nearest}?`);
+  });
+
+  it("reports a misspelt credential option rather than missing credentials", () => {
+    vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", "");
+    const error = configError({ apikey: TEST_KEY, baseUrl: BASE_URL } as ClientOptions);
+    expect(error.message).toContain("did you mean apiKey?");
+    expect(error.message).not.toContain(TEST_KEY);
+  });
+
+  it("names an unknown option without advice when nothing is close", () => {
+    const message = configError({ ...VALID, somethingElse: 1 } as ClientOptions).message;
+    expect(message).toContain("somethingElse");
+    expect(message).not.toContain("did you mean");
+  });
+
+  it.each([null, TEST_KEY, 42, [TEST_KEY], true])(
+    "refuses non-object options %j without quoting them",
+    (options) => {
+      const error = configError(options as unknown as ClientOptions);
+      expect(error.message).toMatch(/options must be an object/);
+      expect(error.message).not.toContain(TEST_KEY);
+    },
+  );
+
+  it("still builds with no argument at all, from the environment", () => {
+    vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", TEST_KEY);
+    vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", BASE_URL);
+    expect(new MerchantPaymentsClient().mode).toBe("test");
+    expect(new MerchantPaymentsClient(undefined).baseUrl).toBe(BASE_URL);
+  });
+
+  it.each([
+    ["timeoutMs", { timeoutMs: "30000" }],
+    ["maxRetries", { maxRetries: "2" }],
+    ["maxResponseBytes", { maxResponseBytes: "1024" }],
+    ["retry.baseDelayMs", { retry: { baseDelayMs: "10" } }],
+  ])("says that %s was given as a string", (name, extra) => {
+    const message = configError({ ...VALID, ...extra } as unknown as ClientOptions).message;
+    expect(message).toContain(name);
+    expect(message).toMatch(/got a string/);
+    expect(message).toMatch(/without quotes/);
+  });
+
+  it.each([
+    [{ logger: "console" }, /logger must be an object/],
+    [{ logger: { warn: "x" } }, /logger\.warn must be a function/],
+    [{ hooks: { onRetry: 1 } }, /hooks\.onRetry must be a function/],
+    [{ hooks: "x" }, /hooks must be an object/],
+    [{ retry: null }, /retry must be an object/],
+    [{ logLevel: "verbose" }, /logLevel must be one of "debug", "info", "warn", "error", "off"/],
+    [{ allowInsecureHttp: "yes" }, /allowInsecureHttp must be true or false/],
+  ])("refuses %o", (extra, message) => {
+    expect(configError({ ...VALID, ...extra } as unknown as ClientOptions).message).toMatch(message);
+  });
+
+  it("refuses a malformed MERCHANT_PAYMENTS_LOG and names it", () => {
+    vi.stubEnv("MERCHANT_PAYMENTS_LOG", "loud");
+    expect(configError(VALID).message).toContain("MERCHANT_PAYMENTS_LOG");
+  });
+});
+
+describe("footguns", () => {
+  it.each([`${BASE_URL}/v1`, `${BASE_URL}/v1/`, `${BASE_URL}/V1`, "https://gateway.example/payments/v1"])(
+    "refuses the base URL %s, which already holds the version path",
+    (baseUrl) => {
+      const message = configError({ apiKey: TEST_KEY, baseUrl }).message;
+      expect(message).toMatch(/root address/);
+      expect(message).toMatch(/adds \/v1/);
+    },
+  );
+
+  it("accepts a root address with a path that is not the version", () => {
+    const client = new MerchantPaymentsClient({
+      apiKey: TEST_KEY,
+      baseUrl: "https://gateway.example/payments/",
+    });
+    expect(client.baseUrl).toBe("https://gateway.example/payments");
+  });
+
+  it.each(["Api-Key", "app-id", "CLIENT-ID", "Merchant-Id", "Idempotency-Key", "Content-Length", "Host"])(
+    "refuses the versionHeader %s, a header the SDK sets itself",
+    (versionHeader) => {
+      const message = configError({ ...VALID, apiVersion: "2026-02-19", versionHeader }).message;
+      expect(message).toMatch(/versionHeader/);
+      expect(message).toMatch(/`<Service>-Version`/);
+    },
+  );
+
+  it("accepts a <Service>-Version header", () => {
+    expect(
+      () =>
+        new MerchantPaymentsClient({
+          ...VALID,
+          apiVersion: "2026-02-19.preview",
+          versionHeader: "Acme-Version",
+        }),
+    ).not.toThrow();
+  });
+});
+
+describe("no ConfigurationError quotes a value that holds a key", () => {
+  const keys = [TEST_KEY, LIVE_KEY];
+  const cases: Array<[string, (key: string) => ClientOptions]> = [
+    ["baseUrl", (key) => ({ apiKey: TEST_KEY, baseUrl: key })],
+    ["baseUrl as a host", (key) => ({ apiKey: TEST_KEY, baseUrl: `http://${key}:4010` })],
+    ["baseUrl with a path", (key) => ({ apiKey: TEST_KEY, baseUrl: `ftp://api.example/${key}` })],
+    ["baseUrl ending in /v1", (key) => ({ apiKey: TEST_KEY, baseUrl: `https://api.example/${key}/v1` })],
+    ["apiVersion", (key) => ({ ...VALID, apiVersion: key, versionHeader: "Acme-Version" })],
+    ["versionHeader", (key) => ({ ...VALID, apiVersion: "2026-02-19", versionHeader: key })],
+    [
+      "versionHeader with a space",
+      (key) => ({ ...VALID, apiVersion: "2026-02-19", versionHeader: `${key} x` }),
+    ],
+    ["merchantId", (key) => ({ ...VALID, merchantId: `${key} ` })],
+    ["logLevel", (key) => ({ ...VALID, logLevel: key as "debug" })],
+    ["timeoutMs", (key) => ({ ...VALID, timeoutMs: key as unknown as number })],
+    ["a defaultHeaders value", (key) => ({ ...VALID, defaultHeaders: { "X-Debug": `${key}\n` } })],
+    ["a defaultHeaders name", (key) => ({ ...VALID, defaultHeaders: { [`${key} `]: "x" } })],
+  ];
+  for (const key of keys) {
+    it.each(cases)(`a ${key === TEST_KEY ? "test" : "live"} key passed as %s`, (_name, optionsOf) => {
+      const error = configError(optionsOf(key));
+      expect(error.message).not.toContain(key);
+      expect(JSON.stringify(error)).not.toContain(key);
+    });
+  }
+});
+
+describe("plain http to a host other than this machine (a mock in Compose or CI)", () => {
+  const MOCK_URL = "http://payments-mock:4010";
+
+  it("is refused by default, and the message names the option", () => {
+    expect(configError({ apiKey: TEST_KEY, baseUrl: MOCK_URL }).message).toMatch(/allowInsecureHttp/);
+  });
+
+  it("is allowed with allowInsecureHttp and a test-mode key", () => {
+    const client = new MerchantPaymentsClient({
+      apiKey: TEST_KEY,
+      baseUrl: MOCK_URL,
+      allowInsecureHttp: true,
+    });
+    expect(client).toMatchObject({ mode: "test", baseUrl: MOCK_URL });
+  });
+
+  it("is allowed with allowInsecureHttp and a test-mode key from the environment", () => {
+    vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", TEST_KEY);
+    vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", MOCK_URL);
+    expect(new MerchantPaymentsClient({ allowInsecureHttp: true }).baseUrl).toBe(MOCK_URL);
+  });
+
+  it("is refused with a live key, even with allowInsecureHttp", () => {
+    const error = configError({ apiKey: LIVE_KEY, baseUrl: MOCK_URL, allowInsecureHttp: true });
+    expect(error.message).toMatch(/test-mode key/);
+    expect(error.message).not.toContain(LIVE_KEY);
+  });
+
+  it("is refused with App-Id authentication, even with allowInsecureHttp", () => {
+    const error = configError({
+      appId: "app_1",
+      clientId: "cli_1",
+      baseUrl: MOCK_URL,
+      allowInsecureHttp: true,
+    });
+    expect(error.message).toMatch(/test-mode key/);
+  });
+
+  it("is refused with allowInsecureHttp: false", () => {
+    expect(configError({ apiKey: TEST_KEY, baseUrl: MOCK_URL, allowInsecureHttp: false }).message).toMatch(
+      /allowInsecureHttp/,
+    );
+  });
+
+  it("changes nothing for https or for loopback hosts", () => {
+    expect(
+      new MerchantPaymentsClient({ apiKey: LIVE_KEY, baseUrl: BASE_URL, allowInsecureHttp: true }).mode,
+    ).toBe("live");
+    expect(new MerchantPaymentsClient({ apiKey: LIVE_KEY, baseUrl: "http://127.0.0.1:4010" }).mode).toBe(
+      "live",
+    );
+  });
+});
+
+describe("defaultHeaders", () => {
+  it.each([
+    [{ "Api-Key": "x" }, /Api-Key.*SDK sets/],
+    [{ "idempotency-key": "x" }, /idempotency-key.*SDK sets/],
+    [{ "Content-Length": "3" }, /Content-Length.*SDK sets/],
+    [{ "Acme-Version": "2026-01-01" }, /versionHeader/],
+    [{ "Bad Name": "x" }, /header name/],
+    [{ "X-Trace": "a\r\nInjected: 1" }, /line breaks/],
+    [{ "X-Trace": 5 }, /must be a string/],
+    [{ "X-Trace": "a", "x-trace": "b" }, /twice/],
+    [{ "X-Debug": TEST_KEY }, /holds the API key/],
+    [{ [TEST_KEY]: "x" }, /holds the API key/],
+    ["x", /defaultHeaders must be an object/],
+  ])("refuses %o", (defaultHeaders, message) => {
+    const options = { ...VALID, versionHeader: "Acme-Version", defaultHeaders } as unknown as ClientOptions;
+    const error = configError(options);
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain(TEST_KEY);
+  });
+});

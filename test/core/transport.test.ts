@@ -415,11 +415,12 @@ describe("per-call options are checked before sending", () => {
 describe("the API key never leaks", () => {
   it("is absent from errors, stacks, inspect and JSON of the client, hooks and logs", async () => {
     const seen: unknown[] = [];
-    const log = (message: string, data?: unknown) => seen.push(message, data);
+    const log = (record: unknown) => seen.push(record);
     const leaky = client({
       maxRetries: 1,
       timeoutMs: 30,
       logger: { debug: log, warn: log },
+      logLevel: "debug",
       hooks: {
         onRequest: (e) => seen.push(e),
         onResponse: (e) => seen.push(e),

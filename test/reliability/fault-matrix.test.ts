@@ -377,10 +377,8 @@ function client(baseUrl: string, retries: RetryEvent[], options: ClientOptions =
         retries.push(event);
       },
     },
-    logger: {
-      debug: (message, data) => reported.push(message, data),
-      warn: (message, data) => reported.push(message, data),
-    },
+    logger: { debug: (record) => reported.push(record), warn: (record) => reported.push(record) },
+    logLevel: "debug",
     ...options,
   });
 }

@@ -46,10 +46,8 @@ function client(options: { timeoutMs?: number; baseUrl?: string } = {}) {
       onResponse: (e) => reported.push(e),
       onRetry: (e) => reported.push(e),
     },
-    logger: {
-      debug: (message, data) => reported.push(message, data),
-      warn: (message, data) => reported.push(message, data),
-    },
+    logger: { debug: (record) => reported.push(record), warn: (record) => reported.push(record) },
+    logLevel: "debug",
   });
 }
 
