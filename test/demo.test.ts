@@ -12,6 +12,8 @@ describe("npm run demo", () => {
     expect(stdout).toContain("not fulfilled; buyer offered a retry");
     expect(stdout).toContain("not fulfilled: the service says cancelled");
     expect(stdout).toContain("forged return refused");
+    expect(stdout).toMatch(/order ord_\S+ shipped exactly once/);
+    expect(stdout).toMatch(/order ord_\S+ still shipped exactly once/);
     expect(stdout).not.toContain("FAIL");
     expect(stdout).toContain("Demo complete: every step behaved.");
   }, 60_000);
