@@ -68,7 +68,10 @@ export interface SqlDatabase extends Sql {
 export interface OrdersLocation {
   /** A `postgres://` URL of a server (the examples pass `DATABASE_URL`). Wins over `dataDir`. */
   url?: string | undefined;
-  /** PGlite's directory (created if missing), or `memory://` for a database that ends with the process. */
+  /**
+   * PGlite's directory (created if missing; default `.data/shop`), or `memory://` for a database that ends with
+   * the process (tests).
+   */
   dataDir?: string | undefined;
 }
 
@@ -206,12 +209,12 @@ export class Orders {
 
 /**
  * Opens the orders database and creates its tables if needed: a PostgreSQL server when `location.url` is given,
- * else PGlite in `location.dataDir` (default `memory://`). Close it with `orders.close()`.
+ * else PGlite in `location.dataDir` (default `.data/shop`). Close it with `orders.close()`.
  */
 export async function openOrders(location: OrdersLocation = {}): Promise<Orders> {
   const db = location.url
     ? await openServer(location.url)
-    : await openEmbedded(location.dataDir ?? "memory://");
+    : await openEmbedded(location.dataDir ?? ".data/shop");
   const orders = new Orders(db);
   try {
     await orders.migrate();
