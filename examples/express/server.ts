@@ -118,23 +118,26 @@ export function createApp(
   app.get("/checkout/error", onReturn);
 
   // Express 5 forwards rejected promises of async handlers here.
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    if (error instanceof InputValidationError) {
-      res.status(400).json({ error: error.message, issues: error.issues });
-    } else if (error instanceof MerchantPaymentsError) {
-      // Logging the error is safe: the SDK never puts the API key in a message.
-      console.error(error);
-      const orderId: unknown = res.locals.orderId;
-      res.status(502).json({
-        error: "The payment service is unavailable. Please try again.",
-        ...(typeof orderId === "string" && { retry: `/orders/${encodeURIComponent(orderId)}/checkout` }),
-      });
-    } else {
-      console.error(error);
-      res.status(500).json({ error: "internal error" });
-    }
-  });
+  app.use(answerError);
   return app;
+}
+
+/** The answer to a failed request: 400 for an input the SDK refused, 502 when the service failed, else 500. */
+function answerError(error: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  if (error instanceof InputValidationError) {
+    res.status(400).json({ error: error.message, issues: error.issues });
+    return;
+  }
+  console.error(error); // safe: the SDK never puts the API key in an error
+  if (!(error instanceof MerchantPaymentsError)) {
+    res.status(500).json({ error: "internal error" });
+    return;
+  }
+  const orderId: unknown = res.locals.orderId; // set once the order exists: its checkout can be retried
+  res.status(502).json({
+    error: "The payment service is unavailable. Please try again.",
+    ...(typeof orderId === "string" && { retry: `/orders/${encodeURIComponent(orderId)}/checkout` }),
+  });
 }
 
 /**
