@@ -25,7 +25,7 @@ describe("npm run demo", () => {
     try {
       const shopUrl = await new Promise<string>((resolve, reject) => {
         let out = "";
-        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 30_000);
+        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 50_000);
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
