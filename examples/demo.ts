@@ -2,13 +2,20 @@
  * The whole checkout flow on this machine, with no network and no configuration: `npm run demo`.
  *
  * It starts the bundled mock service and a small shop on 127.0.0.1, sets up a merchant and its crypto settlement,
- * then walks three orders through checkout (paid, failed, cancelled) and shows that a forged return is refused.
+ * then walks orders through checkout (paid, failed, cancelled), shows that a forged return is refused, races the
+ * buyer's return, a reload and the polling worker on one order, and restarts the shop: the order ships once.
+ * The orders are rows of an embedded PostgreSQL (PGlite) in a temporary directory, removed at the end.
  * `npm run demo -- --serve` keeps both servers up (shop on 3000, mock on 4010; change with `--shop-port N` and
- * `--mock-port N`) so you can click through the same flow in a browser.
+ * `--mock-port N`) so you can click through the same flow in a browser; a worker settles abandoned checkouts.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { MerchantPaymentsClient } from "merchant-payments";
-import { DEFAULT_TEST_ASSET, startMockServer } from "merchant-payments/testing";
-import { type Order, type Shop, startShop } from "./shop/site.js";
+import { DEFAULT_TEST_ASSET, type MockServer, startMockServer } from "merchant-payments/testing";
+import { type Orders, openOrders } from "./shared/orders.js";
+import { type Shop, type ShopOptions, startShop } from "./shop/site.js";
+import { settleOrders } from "./worker.js";
 
 const SETTLEMENT_DESTINATION = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 const started = performance.now();
@@ -32,14 +39,46 @@ function portArg(name: string, fallback: number): number {
   return index === -1 ? fallback : Number(process.argv[index + 1]);
 }
 
+/** What the demo's steps share. The shop and its database are replaced when the shop restarts. */
+interface Demo {
+  mock: MockServer;
+  client: MerchantPaymentsClient;
+  dataDir: string;
+  orders: Orders;
+  shop: Shop;
+  /** The warehouse: the ids of the orders shipped, once per shipment. */
+  shipped: string[];
+  shopOptions: ShopOptions;
+}
+
 async function main(): Promise<void> {
   const serve = process.argv.includes("--serve");
   const mock = await startMockServer({ pollInMs: 200, port: portArg("mock-port", serve ? 4010 : 0) });
   say(`mock service listening on ${mock.url} (test key ${mock.service.keys.test.slice(0, 10)}…)`);
+  const demo = await openShop(mock, await setUpMerchant(mock), portArg("shop-port", serve ? 3000 : 0));
+  const stop = async () => {
+    await Promise.all([demo.shop.close(), mock.close()]);
+    await demo.orders.close();
+    await rm(demo.dataDir, { recursive: true, force: true });
+  };
+  if (serve) return keepServing(demo, stop);
 
+  try {
+    await paidFailedCancelledForged(demo);
+    await raceThenRestart(demo);
+  } finally {
+    await stop();
+  }
+  console.log(
+    failures.length === 0 ? "\nDemo complete: every step behaved." : `\nDemo FAILED: ${failures.join("; ")}`,
+  );
+  process.exitCode = failures.length === 0 ? 0 : 1;
+}
+
+/** Creates the merchant and its crypto settlement, as `examples/setup-merchant.ts` would; returns its id. */
+async function setUpMerchant(mock: MockServer): Promise<string> {
   const admin = new MerchantPaymentsClient({ apiKey: mock.service.keys.test, baseUrl: mock.url });
   say(`client in ${admin.mode} mode`);
-
   const merchant = await admin.merchants.create(
     { name: "Demo Mug Shop", email: "shop@demo.example" },
     { idempotencyKey: "demo-shop-merchant" },
@@ -50,95 +89,158 @@ async function main(): Promise<void> {
     { asset: DEFAULT_TEST_ASSET, destination: `${chain}:${SETTLEMENT_DESTINATION}` },
   ]);
   say(`crypto settlement registered: ${DEFAULT_TEST_ASSET} -> ${SETTLEMENT_DESTINATION}`);
+  return merchant.id;
+}
 
+/** Creates the orders database in a temporary directory and starts the shop on it. */
+async function openShop(mock: MockServer, merchantId: string, port: number): Promise<Demo> {
   const client = new MerchantPaymentsClient({
     apiKey: mock.service.keys.test,
     baseUrl: mock.url,
-    merchantId: merchant.id,
+    merchantId,
   });
-  const shop = await startShop(client, portArg("shop-port", serve ? 3000 : 0));
+  const dataDir = await mkdtemp(join(tmpdir(), "merchant-payments-demo-"));
+  say("creating the orders database (a new embedded PostgreSQL takes a few seconds)…");
+  const orders = await openOrders({ dataDir });
+  say(`orders database: embedded PostgreSQL (PGlite) in ${dataDir}`);
+  const shipped: string[] = [];
+  const shopOptions: ShopOptions = {
+    returnWaitMs: 30_000,
+    onFulfil: (order) => {
+      shipped.push(order.id);
+      say(`shipping order ${order.id} (${order.amount} ${order.currency})`);
+    },
+  };
+  const shop = await startShop(client, orders, { ...shopOptions, port });
   say(`shop listening on ${shop.url}`);
-
-  if (serve) {
-    console.log(`\nOpen ${shop.url} and buy a mug: the portal lets you pay or fail with a test wallet.`);
-    console.log("Press Ctrl+C to stop.");
-    process.once("SIGINT", () => void Promise.all([shop.close(), mock.close()]).then(() => process.exit(0)));
-    return;
-  }
-
-  try {
-    const buyer = (outcome: "success" | "failure") => (paymentId: string) =>
-      mock.service.simulateBuyer(paymentId, { outcome });
-
-    console.log("\n— Order 1: the buyer pays");
-    const paid = await placeOrder(shop, buyer("success"));
-    expect(
-      paid.order.state === "fulfilled",
-      `order ${paid.order.id} fulfilled after server-side verification`,
-    );
-    const status = await client.checkout.status(paid.paymentId);
-    say(`service says ${status.status}; txId ${String(status.info?.txId)} (synthetic in test mode)`);
-
-    console.log("\n— Order 2: the payment fails");
-    const failed = await placeOrder(shop, buyer("failure"));
-    expect(
-      failed.order.state === "payment_failed",
-      `order ${failed.order.id} not fulfilled; buyer offered a retry`,
-    );
-
-    console.log("\n— Order 3: the merchant cancels, then someone opens the success URL anyway");
-    const cancelled = await placeOrder(shop, (paymentId) => {
-      return client.payments.cancel(paymentId).then((result) => {
-        say(`payment ${result.paymentId} ${result.status} (${result.cancelledReason})`);
-        return `${shop.url}/orders/${encodeURIComponent(orderIdOf(shop, paymentId))}/success?payment_id=${paymentId}`;
-      });
-    });
-    expect(
-      cancelled.order.state === "cancelled",
-      `order ${cancelled.order.id} not fulfilled: the service says cancelled`,
-    );
-
-    console.log("\n— A forged return: order 2's success URL with order 1's payment id");
-    const forged = await fetch(`${shop.url}/orders/${failed.order.id}/success?payment_id=${paid.paymentId}`);
-    expect(forged.status === 400, `forged return refused before asking the service (HTTP ${forged.status})`);
-    expect(failed.order.state === "payment_failed", `order ${failed.order.id} still not fulfilled`);
-  } finally {
-    await Promise.all([shop.close(), mock.close()]);
-  }
-
-  console.log(
-    failures.length === 0 ? "\nDemo complete: every step behaved." : `\nDemo FAILED: ${failures.join("; ")}`,
-  );
-  process.exitCode = failures.length === 0 ? 0 : 1;
+  return { mock, client, dataDir, orders, shop, shipped, shopOptions };
 }
 
-/** A buyer's journey: order, redirect to the portal, pay (or not), come back to the shop. */
+/** `--serve`: keeps both servers up for a browser, with a polling worker, until Ctrl+C. */
+function keepServing(demo: Demo, stop: () => Promise<void>): void {
+  // The polling worker: fulfils the orders of buyers who paid but never came back to the shop.
+  const worker = setInterval(() => {
+    settleOrders(demo.client, demo.orders, { poll: false, onFulfil: demo.shopOptions.onFulfil }).catch(
+      console.error,
+    );
+  }, 2_000);
+  console.log(`\nOpen ${demo.shop.url} and buy a mug: the portal lets you pay or fail with a test wallet.`);
+  console.log("Press Ctrl+C to stop.");
+  process.once("SIGINT", () => {
+    clearInterval(worker);
+    void stop().then(() => process.exit(0));
+  });
+}
+
+const stateOf = async (demo: Demo, order: PlacedOrder) => (await demo.orders.get(order.id))?.state;
+
+async function paidFailedCancelledForged(demo: Demo): Promise<void> {
+  const { mock, client, shop } = demo;
+  const buyer = (outcome: "success" | "failure") => (paymentId: string) =>
+    mock.service.simulateBuyer(paymentId, { outcome });
+
+  console.log("\n— Order 1: the buyer pays");
+  const paid = await placeOrder(demo, buyer("success"));
+  expect(
+    (await stateOf(demo, paid)) === "fulfilled",
+    `order ${paid.id} fulfilled after server-side verification`,
+  );
+  const status = await client.checkout.status(paid.paymentId);
+  say(`service says ${status.status}; txId ${String(status.info?.txId)} (synthetic in test mode)`);
+
+  console.log("\n— Order 2: the payment fails");
+  const failed = await placeOrder(demo, buyer("failure"));
+  expect(
+    (await stateOf(demo, failed)) === "payment_failed",
+    `order ${failed.id} not fulfilled; buyer offered a retry`,
+  );
+
+  console.log("\n— Order 3: the merchant cancels, then someone opens the success URL anyway");
+  const cancelled = await placeOrder(demo, async (paymentId) => {
+    const result = await client.payments.cancel(paymentId);
+    say(`payment ${result.paymentId} ${result.status} (${result.cancelledReason})`);
+    const orderId = mock.service.payments.find((p) => p.id === paymentId)?.referenceId ?? "";
+    return `${shop.url}/orders/${encodeURIComponent(orderId)}/success?payment_id=${paymentId}`;
+  });
+  expect(
+    (await stateOf(demo, cancelled)) === "cancelled",
+    `order ${cancelled.id} not fulfilled: the service says cancelled`,
+  );
+
+  console.log("\n— A forged return: order 2's success URL with order 1's payment id");
+  const forged = await fetch(`${shop.url}/orders/${failed.id}/success?payment_id=${paid.paymentId}`);
+  expect(forged.status === 400, `forged return refused before asking the service (HTTP ${forged.status})`);
+  expect((await stateOf(demo, failed)) === "payment_failed", `order ${failed.id} still not fulfilled`);
+}
+
+async function raceThenRestart(demo: Demo): Promise<void> {
+  console.log("\n— Order 4: the buyer's return, a reload of it and the polling worker race");
+  let returnUrl = "";
+  const raced = await placeOrder(demo, (paymentId) => {
+    returnUrl = demo.mock.service.simulateBuyer(paymentId, { outcome: "success" }) ?? "";
+    return null; // the buyer's browser is slow: the three arrive together below
+  });
+  const [first, reload, worker] = await Promise.all([
+    fetch(returnUrl),
+    fetch(returnUrl),
+    settleOrders(demo.client, demo.orders, { poll: false, onFulfil: demo.shopOptions.onFulfil }),
+  ]);
+  say(`return HTTP ${first.status}, reload HTTP ${reload.status}, worker: ${worker.map((r) => r.outcome)}`);
+  const shipments = () => demo.shipped.filter((id) => id === raced.id).length;
+  expect(shipments() === 1, `order ${raced.id} shipped exactly once`);
+
+  console.log("\n— The shop restarts; the buyer's browser then restores the return page");
+  await demo.shop.close();
+  await demo.orders.close();
+  demo.orders = await openOrders({ dataDir: demo.dataDir });
+  demo.shop = await startShop(demo.client, demo.orders, { ...demo.shopOptions, port: demo.shop.port });
+  say(`shop restarted on ${demo.shop.url}, orders reopened from ${demo.dataDir}`);
+  const again = await fetch(returnUrl);
+  say(`return after the restart: HTTP ${again.status}`);
+  expect((await stateOf(demo, raced)) === "fulfilled", `order ${raced.id} still fulfilled after the restart`);
+  expect(shipments() === 1, `order ${raced.id} still shipped exactly once`);
+  const recorded = await demo.orders.fulfilmentCount();
+  expect(
+    recorded === demo.shipped.length,
+    `${recorded} fulfilments recorded in the database, one per shipment`,
+  );
+}
+
+/** An order the demo placed, and its payment. */
+interface PlacedOrder {
+  id: string;
+  paymentId: string;
+}
+
+/**
+ * A buyer's journey: order, redirect to the portal, pay (or not), come back to the shop. `buyer` acts on the
+ * portal and returns the URL the browser is sent back to (null: not now).
+ */
 async function placeOrder(
-  shop: Shop,
+  { shop, mock }: Demo,
   buyer: (paymentId: string) => string | null | Promise<string | null>,
-): Promise<{ order: Order; paymentId: string }> {
+): Promise<PlacedOrder> {
   const response = await fetch(`${shop.url}/orders`, { method: "POST", redirect: "manual" });
   const gatewayUrl = response.headers.get("location") ?? "";
-  const order = [...shop.orders.values()].at(-1) as Order;
-  const paymentId = order.paymentId ?? "";
-  say(`order ${order.id} placed; payment ${paymentId}; buyer redirected to ${gatewayUrl}`);
+  // The shop answered with the portal's address; the mock knows which payment (and order) that is.
+  const payment = mock.service.payments.at(-1);
+  if (!payment || response.status !== 303)
+    throw new Error(`the shop did not redirect (HTTP ${response.status})`);
+  const order = { id: payment.referenceId, paymentId: payment.id };
+  say(`order ${order.id} placed; payment ${order.paymentId}; buyer redirected to ${gatewayUrl}`);
 
   const portal = await fetch(gatewayUrl);
   const html = await portal.text();
   say(`portal page: HTTP ${portal.status}, shows the merchant: ${html.includes("Demo Mug Shop")}`);
 
-  const returnUrl = await buyer(paymentId);
-  say(`buyer sent back to ${returnUrl}`);
+  const returnUrl = await buyer(order.paymentId);
   if (returnUrl) {
+    say(`buyer sent back to ${returnUrl}`);
     const page = await fetch(returnUrl);
     const title = /<h1>(.*?)<\/h1>/.exec(await page.text())?.[1] ?? "";
     say(`shop answered HTTP ${page.status}: "${title}"`);
   }
-  return { order, paymentId };
-}
-
-function orderIdOf(shop: Shop, paymentId: string): string {
-  return [...shop.orders.values()].find((order) => order.paymentId === paymentId)?.id ?? "";
+  return order;
 }
 
 main().catch((error: unknown) => {

@@ -6,10 +6,22 @@
  * Use it for payments whose buyer never came back to your return URL (closed tab, lost connection): the status
  * operation is the source of truth, not the redirect.
  *
+ * - {@link settleOrders}: the shop's orders awaiting payment (`examples/shared/orders.ts`), each fulfilled once
+ *   when its payment succeeded, even while the buyer's return handles the same order: the fulfilment is a
+ *   conditional update in a transaction.
+ * - {@link settlePending}: any list of payment ids, with a callback per final status.
+ *
  * ```sh
+ * # The orders of the Express example, on a PostgreSQL server shared with the shop:
+ * MERCHANT_PAYMENTS_API_KEY=… MERCHANT_PAYMENTS_BASE_URL=… MERCHANT_PAYMENTS_MERCHANT_ID=mrch_… \
+ *   DATABASE_URL=postgres://… npx tsx examples/worker.ts
+ * # Given payments:
  * MERCHANT_PAYMENTS_API_KEY=… MERCHANT_PAYMENTS_BASE_URL=… MERCHANT_PAYMENTS_MERCHANT_ID=mrch_… \
  *   PAYMENT_IDS=pay_1,pay_2 npx tsx examples/worker.ts
  * ```
+ *
+ * An embedded database (PGlite in `SHOP_DATA_DIR`) belongs to one process: run the worker in the shop's process
+ * then (as the demo does), or give both `DATABASE_URL`.
  *
  * @module
  */
@@ -21,6 +33,8 @@ import {
   PollTimeoutError,
   UserAbortError,
 } from "merchant-payments";
+import { type FulfilHandler, type Settlement, settleOrder } from "./shared/checkout-flow";
+import { type Orders, openOrders } from "./shared/orders";
 
 /** Options of {@link settlePending}. */
 export interface SettleOptions {
@@ -67,6 +81,56 @@ export async function settlePending(
   );
 }
 
+/** Options of {@link settleOrders}. */
+export interface SettleOrdersOptions {
+  /** How many orders are polled at the same time. Default 4. */
+  concurrency?: number;
+  /** Abort to shut down: polling stops and orders not started yet are left for the next run. */
+  signal?: AbortSignal;
+  /** Poll each payment until it is final (polling options), or ask once per run (false). Default: poll. */
+  poll?: Omit<PollOptions, "signal"> | false;
+  /** How many orders one run takes. Default 100. */
+  limit?: number;
+  /** Called once per order, in the fulfilling transaction, when its payment succeeded: ship here. */
+  onFulfil?: FulfilHandler;
+}
+
+/** What happened to one order in {@link settleOrders}: a {@link Settlement}, or why it was left for later. */
+export interface OrderSettlement {
+  orderId: string;
+  outcome: Settlement | "timeout" | "aborted" | "error";
+  error?: unknown;
+}
+
+/**
+ * Settles the orders awaiting payment: asks the service for each payment's status and fulfils each paid order
+ * once (`orders.fulfil`), or notes a failed, expired or cancelled payment. Resolves with one result per order.
+ */
+export async function settleOrders(
+  client: MerchantPaymentsClient,
+  orders: Orders,
+  options: SettleOrdersOptions = {},
+): Promise<OrderSettlement[]> {
+  const { concurrency = 4, signal, poll = {}, limit, onFulfil } = options;
+  const pending = await orders.awaitingPayment(limit);
+  const results = await mapWithConcurrency(
+    pending,
+    concurrency,
+    signal,
+    async (order): Promise<OrderSettlement> => {
+      try {
+        const wait = poll && { ...poll, signal };
+        return { orderId: order.id, outcome: await settleOrder(client, orders, order, { wait, onFulfil }) };
+      } catch (error) {
+        if (error instanceof UserAbortError) return { orderId: order.id, outcome: "aborted" };
+        if (error instanceof PollTimeoutError) return { orderId: order.id, outcome: "timeout" };
+        return { orderId: order.id, outcome: "error", error };
+      }
+    },
+  );
+  return results.map((result, i) => result ?? { orderId: pending[i]?.id ?? "", outcome: "aborted" });
+}
+
 /**
  * Runs `task` over `items` with at most `limit` tasks in flight. Once `signal` aborts, no new task starts; the
  * slots of tasks never started are `undefined`. `task` should not throw (a throw rejects the whole run).
@@ -92,12 +156,17 @@ export async function mapWithConcurrency<T, R>(
   return results;
 }
 
-/** Settles the payments in `PAYMENT_IDS` (comma-separated), `CONCURRENCY` at a time; Ctrl-C stops it cleanly. */
+/**
+ * Settles the payments in `PAYMENT_IDS` (comma-separated) or, without it, the shop's orders awaiting payment
+ * (`DATABASE_URL`, else the embedded database in `SHOP_DATA_DIR`), `CONCURRENCY` at a time; Ctrl-C stops it
+ * cleanly.
+ */
 export async function main(): Promise<void> {
   const client = new MerchantPaymentsClient(); // MERCHANT_PAYMENTS_* env vars
   const ids = (process.env.PAYMENT_IDS ?? "").split(",").filter(Boolean);
   const shutdown = new AbortController();
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => shutdown.abort());
+  if (ids.length === 0) return settleShopOrders(client, shutdown.signal);
 
   const results = await settlePending(client, ids, {
     concurrency: Number(process.env.CONCURRENCY ?? 4),
@@ -107,6 +176,24 @@ export async function main(): Promise<void> {
   });
   const left = results.filter((r) => r.outcome !== "final").map((r) => `${r.paymentId} (${r.outcome})`);
   if (left.length > 0) console.log(`not settled, retry later: ${left.join(", ")}`);
+}
+
+async function settleShopOrders(client: MerchantPaymentsClient, signal: AbortSignal): Promise<void> {
+  const orders = await openOrders({
+    url: process.env.DATABASE_URL,
+    dataDir: process.env.SHOP_DATA_DIR ?? ".data/express-shop",
+  });
+  try {
+    const results = await settleOrders(client, orders, {
+      concurrency: Number(process.env.CONCURRENCY ?? 4),
+      signal,
+      poll: { timeoutMs: 10 * 60_000 },
+      onFulfil: (order) => console.log(`${order.id}: fulfilled (payment ${order.paymentId})`),
+    });
+    for (const { orderId, outcome } of results) console.log(`${orderId}: ${outcome}`);
+  } finally {
+    await orders.close();
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -12,6 +12,8 @@ describe("npm run demo", () => {
     expect(stdout).toContain("not fulfilled; buyer offered a retry");
     expect(stdout).toContain("not fulfilled: the service says cancelled");
     expect(stdout).toContain("forged return refused");
+    expect(stdout).toMatch(/order ord_\S+ shipped exactly once/);
+    expect(stdout).toMatch(/order ord_\S+ still shipped exactly once/);
     expect(stdout).not.toContain("FAIL");
     expect(stdout).toContain("Demo complete: every step behaved.");
   }, 60_000);
@@ -23,7 +25,7 @@ describe("npm run demo", () => {
     try {
       const shopUrl = await new Promise<string>((resolve, reject) => {
         let out = "";
-        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 30_000);
+        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 50_000);
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out);

@@ -3,14 +3,16 @@
  * runs on Node (`@hono/node-server`), Bun, Deno or a serverless runtime alike. Keep the API key on the server
  * side: never in a browser bundle.
  *
- * - `POST /orders` (`{ amount, currency }`): creates the order and its checkout (`startCheckout`:
- *   `client.checkout.create`), 303 to `gatewayUrl`.
+ * - `POST /orders` (`{ amount, currency }`): stores the order with its idempotency key and creates its checkout
+ *   (`placeOrder`: `client.checkout.create` under that key), 303 to `gatewayUrl`.
  * - `GET /checkout/success` and `GET /checkout/error`: verify the return server-side (`handleReturn`:
  *   `client.checkout.verifyReturn`); fulfil, once, only on `outcome.fulfil`.
  * - `GET /orders/:id`: the order as JSON.
  *
- * The flow itself, shared with the Express and Next.js examples, is in `examples/shared/checkout-flow.ts`; this
- * file is the Hono wiring around it.
+ * The flow itself, shared with the Express and Next.js examples, is in `examples/shared/checkout-flow.ts`, and the
+ * orders are rows of a SQL database (`examples/shared/orders.ts`, opened by the caller with `openOrders`); this
+ * file is the Hono wiring around them. On a serverless runtime, give `openOrders` a server's `DATABASE_URL`: an
+ * embedded database lives in one instance only.
  *
  * The test (`test/examples/hono.test.ts`) drives it with `app.request(…)`, no port needed.
  *
@@ -18,10 +20,17 @@
  */
 import { type Context, Hono } from "hono";
 import { InputValidationError, type MerchantPaymentsClient, MerchantPaymentsError } from "merchant-payments";
-import type { Order } from "../shared/checkout-flow";
-import { handleReturn, INVALID_ORDER_INPUT, newOrder, startCheckout } from "../shared/checkout-flow";
+import {
+  type FulfilHandler,
+  handleReturn,
+  INVALID_ORDER_INPUT,
+  type Order,
+  type Orders,
+  orderInput,
+  placeOrder,
+} from "../shared/checkout-flow";
 
-export type { Order };
+export type { Order, Orders };
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
@@ -29,36 +38,32 @@ export interface AppOptions {
   publicUrl: string;
   /** How long a return waits for a payment still processing. Default 20 s. */
   returnWaitMs?: number;
-  /** Called once per order when its payment is verified as succeeded. */
-  onFulfil?: (order: Order) => void | Promise<void>;
+  /** Called once per order, in the fulfilling transaction, when its payment is verified as succeeded. */
+  onFulfil?: FulfilHandler;
 }
 
-/** The Hono app of the shop. */
-export function createApp(client: MerchantPaymentsClient, options: AppOptions): Hono {
-  const orders = new Map<string, Order>(); // your database in a real app
+/** The Hono app of the shop, keeping its orders in `orders`. */
+export function createApp(client: MerchantPaymentsClient, orders: Orders, options: AppOptions): Hono {
   const app = new Hono();
 
   app.post("/orders", async (c) => {
-    const order = newOrder(await c.req.json().catch(() => ({})));
-    if (!order) return c.json({ error: INVALID_ORDER_INPUT }, 400);
-    const back = (path: string) => `${options.publicUrl}${path}?order=${encodeURIComponent(order.id)}`;
-    const gatewayUrl = await startCheckout(client, order, {
-      successUrl: back("/checkout/success"),
-      errorUrl: back("/checkout/error"),
+    const input = orderInput(await c.req.json().catch(() => ({})));
+    if (!input) return c.json({ error: INVALID_ORDER_INPUT }, 400);
+    const { gatewayUrl } = await placeOrder(client, orders, input, (order) => {
+      const back = (path: string) => `${options.publicUrl}${path}?order=${encodeURIComponent(order.id)}`;
+      return { successUrl: back("/checkout/success"), errorUrl: back("/checkout/error") };
     });
-    orders.set(order.id, order);
     return c.redirect(gatewayUrl, 303);
   });
 
-  app.get("/orders/:id", (c) => {
-    const order = orders.get(c.req.param("id"));
+  app.get("/orders/:id", async (c) => {
+    const order = await orders.get(c.req.param("id"));
     return order ? c.json(order) : c.json({ error: "no such order" }, 404);
   });
 
   const onReturn = async (c: Context) => {
-    const order = orders.get(c.req.query("order") ?? "");
     // The full return URL; only its payment_id matters.
-    const { status, message } = await handleReturn(client, order, c.req.url, {
+    const { status, message } = await handleReturn(client, orders, c.req.query("order"), c.req.url, {
       waitMs: options.returnWaitMs,
       onFulfil: options.onFulfil,
     });

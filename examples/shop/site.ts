@@ -1,39 +1,43 @@
 /**
  * A tiny merchant site on Node's http module: it takes an order, sends the buyer to the checkout portal, and on
- * the buyer's return verifies the payment server-side before fulfilling. Used by the demo (`npm run demo`).
+ * the buyer's return verifies the payment server-side before fulfilling, once. The flow is the shared one
+ * (`examples/shared/checkout-flow.ts`), the orders are rows of a SQL database (`examples/shared/orders.ts`). Used
+ * by the demo (`npm run demo`).
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { CheckoutReturnError, type MerchantPaymentsClient, money } from "merchant-payments";
+import { InputValidationError, type MerchantPaymentsClient, MerchantPaymentsError } from "merchant-payments";
+import { type FulfilHandler, handleReturn, type Orders, placeOrder } from "../shared/checkout-flow.js";
 
-/** An order as the shop stores it. */
-export interface Order {
-  id: string;
-  item: string;
-  price: string;
-  currency: string;
-  paymentId?: string;
-  state: "awaiting_payment" | "fulfilled" | "payment_failed" | "payment_expired" | "cancelled" | "pending";
+/** Options of {@link startShop}. */
+export interface ShopOptions {
+  /** Port on 127.0.0.1; 0 (the default) picks a free one. */
+  port?: number;
+  /** How long a return waits for a payment still confirming. Default 30 s. */
+  returnWaitMs?: number;
+  /** Called once per order, in the fulfilling transaction: ship here. */
+  onFulfil?: FulfilHandler;
 }
 
 /** The running shop. */
 export interface Shop {
   url: string;
-  orders: Map<string, Order>;
+  port: number;
+  /** Stops the web server (the database is the caller's to close). */
   close(): Promise<void>;
 }
 
-const CATALOGUE = { item: "Merchant Payments mug", price: "12.50", currency: "USD" };
+const CATALOGUE = { item: "Merchant Payments mug", amount: "12.50", currency: "USD" };
 
-/** Starts the shop on 127.0.0.1. `client` must have a default `merchantId`. */
-export async function startShop(client: MerchantPaymentsClient, port = 0): Promise<Shop> {
-  const orders = new Map<string, Order>();
+/** Starts the shop on 127.0.0.1, keeping its orders in `orders`. `client` must have a default `merchantId`. */
+export async function startShop(
+  client: MerchantPaymentsClient,
+  orders: Orders,
+  options: ShopOptions = {},
+): Promise<Shop> {
   let baseUrl = "";
   const server: Server = createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
-      send(res, 500, page("Something went wrong", `<p>${escapeHtml(String(error))}</p>`));
-    });
+    route(req, res).catch((error: unknown) => sendError(res, error));
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -41,52 +45,36 @@ export async function startShop(client: MerchantPaymentsClient, port = 0): Promi
     if (req.method === "GET" && url.pathname === "/") return send(res, 200, home());
     if (req.method === "POST" && url.pathname === "/orders") return createOrder(res);
     const match = /^\/orders\/([^/]+)\/(success|error)$/.exec(url.pathname);
-    const order = match ? orders.get(decodeURIComponent(match[1] ?? "")) : undefined;
-    if (req.method === "GET" && order) return handleReturn(req, res, order);
+    if (req.method === "GET" && match) return onReturn(req, res, decodeURIComponent(match[1] ?? ""));
     send(res, 404, page("Not found", "<p>No such page.</p>"));
   }
 
   async function createOrder(res: ServerResponse): Promise<void> {
-    const order: Order = { id: `ord_${randomUUID().slice(0, 8)}`, ...CATALOGUE, state: "awaiting_payment" };
-    orders.set(order.id, order);
-    const checkout = await client.checkout.create({
-      referenceId: order.id,
-      amount: money(order.price, order.currency),
+    const { amount, currency } = CATALOGUE;
+    const { gatewayUrl } = await placeOrder(client, orders, { amount, currency }, (order) => ({
       successUrl: `${baseUrl}/orders/${order.id}/success`,
       errorUrl: `${baseUrl}/orders/${order.id}/error`,
+    }));
+    res.writeHead(303, { Location: gatewayUrl }).end();
+  }
+
+  async function onReturn(req: IncomingMessage, res: ServerResponse, orderId: string): Promise<void> {
+    // Which URL the buyer landed on (success or error) is ignored: only the service's status counts.
+    const { status, message } = await handleReturn(client, orders, orderId, req.url ?? "/", {
+      waitMs: options.returnWaitMs ?? 30_000,
+      onFulfil: options.onFulfil,
     });
-    // Store the payment with the order before sending the buyer away: the return is checked against it.
-    order.paymentId = checkout.paymentId;
-    res.writeHead(303, { Location: checkout.gatewayUrl }).end();
+    const state = (await orders.get(orderId))?.state ?? "unknown";
+    const body = `<p>Order <code>${escapeHtml(orderId)}</code>: ${state}.</p><p><a href="/">Back</a></p>`;
+    send(res, status, page(message, body));
   }
 
-  async function handleReturn(req: IncomingMessage, res: ServerResponse, order: Order): Promise<void> {
-    if (!order.paymentId) return send(res, 409, page("No payment", "<p>This order has no payment.</p>"));
-    try {
-      // Which URL the buyer landed on (success or error) is ignored: only the service's status counts.
-      const outcome = await client.checkout.verifyReturn({
-        url: req.url ?? "/",
-        expectedPaymentId: order.paymentId,
-        wait: { timeoutMs: 30_000 },
-      });
-      order.state = ORDER_STATE[outcome.next];
-      const title = outcome.fulfil ? "Thank you! Your order is on its way." : MESSAGES[outcome.next];
-      send(
-        res,
-        200,
-        page(title, `<p>Order <code>${order.id}</code>: ${order.state}.</p><p><a href="/">Back</a></p>`),
-      );
-    } catch (error) {
-      if (!(error instanceof CheckoutReturnError)) throw error;
-      send(res, 400, page("This return link is not valid", `<p>${escapeHtml(error.message)}</p>`));
-    }
-  }
-
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  baseUrl = `http://127.0.0.1:${port}`;
   return {
     url: baseUrl,
-    orders,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -95,26 +83,24 @@ export async function startShop(client: MerchantPaymentsClient, port = 0): Promi
   };
 }
 
-const ORDER_STATE = {
-  fulfil: "fulfilled",
-  show_error: "payment_failed",
-  show_expiry: "payment_expired",
-  show_cancelled: "cancelled",
-  keep_waiting: "pending",
-} as const;
-
-const MESSAGES = {
-  fulfil: "Paid",
-  show_error: "The payment failed. You can try again.",
-  show_expiry: "The payment expired. Please start a new one.",
-  show_cancelled: "The payment was cancelled.",
-  keep_waiting: "We are still waiting for your payment to confirm.",
-} as const;
+function sendError(res: ServerResponse, error: unknown): void {
+  if (error instanceof InputValidationError) {
+    send(res, 400, page("Invalid order", escapeHtml(error.message)));
+    return;
+  }
+  console.error(error); // safe: SDK errors never carry the API key
+  const unavailable = error instanceof MerchantPaymentsError;
+  send(
+    res,
+    unavailable ? 502 : 500,
+    page(unavailable ? "Payments are unavailable" : "Something went wrong", ""),
+  );
+}
 
 function home(): string {
   return page(
     "Merchant Payments demo shop",
-    `<p>${CATALOGUE.item}: ${CATALOGUE.price} ${CATALOGUE.currency}</p>
+    `<p>${CATALOGUE.item}: ${CATALOGUE.amount} ${CATALOGUE.currency}</p>
      <form method="post" action="/orders"><button id="buy" type="submit">Buy with crypto</button></form>`,
   );
 }

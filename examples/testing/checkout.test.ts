@@ -17,6 +17,7 @@ import { createMockService } from "merchant-payments/testing";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../hono/app.js";
+import { openOrders } from "../shared/orders.js";
 
 // 1. One mock for the file. Seed it with your own ids and keys if your config expects them; the default seed has
 //    an account (`mock.keys`) with a test merchant (`mock.merchantId`) that has a USDC settlement.
@@ -32,7 +33,9 @@ const client = new MerchantPaymentsClient({
   retry: { baseDelayMs: 1, maxDelayMs: 5 }, // keep retries fast in tests
 });
 const shipped: string[] = [];
-const app = createApp(client, {
+// Your app's database: here the orders module's embedded PGlite, in memory (created once: it takes seconds).
+const orders = await openOrders({ dataDir: "memory://" });
+const app = createApp(client, orders, {
   publicUrl: "https://shop.example",
   returnWaitMs: 2_000,
   onFulfil: (order) => void shipped.push(order.id),
@@ -44,7 +47,10 @@ afterEach(() => {
   mock.reset(); // payments, faults, request log and clock back to the seed (same keys and ids)
   shipped.length = 0;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  server.close();
+  await orders.close();
+});
 
 /** Places an order through the app and returns the payment the mock recorded for it. */
 async function checkout(amount = "25.00") {

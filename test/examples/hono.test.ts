@@ -3,6 +3,7 @@ import { createMockService } from "merchant-payments/testing";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/hono/app.js";
+import { openOrders } from "../../examples/shared/orders.js";
 
 // The service as MSW handlers (https://mock.merchant-payments.test); the Hono app is called in process.
 const mock = createMockService({ pollInMs: 20 });
@@ -13,7 +14,9 @@ const client = new MerchantPaymentsClient({
   baseUrl: mock.baseUrl,
   merchantId: mock.merchantId,
 });
-const app = createApp(client, {
+// Embedded PGlite in memory: creating it takes a few seconds, so once for the file.
+const orders = await openOrders({ dataDir: "memory://" });
+const app = createApp(client, orders, {
   publicUrl: "https://shop.example", // never followed: the test calls the app with the return URL's path
   returnWaitMs: 300,
   onFulfil: (order) => void fulfilled.push(order.id),
@@ -25,7 +28,10 @@ afterEach(() => {
   mock.reset();
   fulfilled.length = 0;
 });
-afterAll(() => msw.close());
+afterAll(async () => {
+  msw.close();
+  await orders.close();
+});
 
 async function placeOrder(body: unknown = { amount: "42", currency: "EUR" }) {
   const res = await app.request("/orders", {
@@ -57,7 +63,7 @@ describe("examples/hono", () => {
     const back = mock.simulateBuyer(payment.id, { outcome: "success" }) ?? "";
     const page = await visit(back);
     expect(page.status).toBe(200);
-    expect((await order(payment.referenceId)).status).toBe("paid");
+    expect((await order(payment.referenceId)).state).toBe("fulfilled");
     await visit(back);
     expect(fulfilled).toEqual([payment.referenceId]);
   });
@@ -73,7 +79,7 @@ describe("examples/hono", () => {
     ]) {
       expect((await app.request(`${base}${query}`)).status).toBe(400);
     }
-    expect((await order(payment.referenceId)).status).toBe("awaiting_payment");
+    expect((await order(payment.referenceId)).state).toBe("awaiting_payment");
     expect(fulfilled).toEqual([]);
   });
 
@@ -83,11 +89,11 @@ describe("examples/hono", () => {
     mock.expirePayment(payment.id);
     const res = await app.request(`/checkout/success?order=${payment.referenceId}&payment_id=${payment.id}`);
     expect(res.status).toBe(410);
-    expect((await order(payment.referenceId)).status).toBe("payment_expired");
+    expect((await order(payment.referenceId)).state).toBe("payment_expired");
     expect(fulfilled).toEqual([]);
   });
 
-  it("answers 502 when the service keeps failing, without creating an order", async () => {
+  it("answers 502 when the service keeps failing, without creating a payment", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     mock.injectFault({ type: "serverError", status: 503, path: "/v1/merchant/payment", times: 5 });
     const quick = new MerchantPaymentsClient({
@@ -96,7 +102,7 @@ describe("examples/hono", () => {
       merchantId: mock.merchantId,
       retry: { baseDelayMs: 1, maxDelayMs: 2 },
     });
-    const res = await createApp(quick, { publicUrl: "https://shop.example" }).request("/orders", {
+    const res = await createApp(quick, orders, { publicUrl: "https://shop.example" }).request("/orders", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ amount: "1", currency: "USD" }),

@@ -4,7 +4,7 @@ import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET } from "../../examples/nextjs/app/api/checkout/return/route.js";
 import { POST } from "../../examples/nextjs/app/api/checkout/route.js";
-import { orders, resetShop } from "../../examples/nextjs/lib/shop.js";
+import { closeShop, shopOrders } from "../../examples/nextjs/lib/shop.js";
 
 // The route handlers are plain (Request) => Promise<Response> functions: call them as Next.js would.
 const mock = createMockService({ pollInMs: 20 });
@@ -16,14 +16,20 @@ beforeEach(() => {
   vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", mock.baseUrl);
   vi.stubEnv("MERCHANT_PAYMENTS_MERCHANT_ID", mock.merchantId);
   vi.stubEnv("PUBLIC_URL", "https://shop.example");
+  vi.stubEnv("SHOP_DATA_DIR", "memory://"); // embedded PGlite, opened once by the first request
+  vi.stubEnv("DATABASE_URL", undefined);
   vi.spyOn(console, "log").mockImplementation(() => {});
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  resetShop();
   mock.reset();
 });
-afterAll(() => msw.close());
+afterAll(async () => {
+  msw.close();
+  await closeShop();
+});
+
+const stateOf = async (orderId: string) => (await (await shopOrders()).get(orderId))?.state;
 
 async function checkout(body: BodyInit, type: string) {
   const res = await POST(
@@ -37,7 +43,9 @@ async function checkout(body: BodyInit, type: string) {
 }
 
 describe("examples/nextjs route handlers", () => {
-  it("POST /api/checkout (a form post) redirects to the portal; the verified return fulfils", async () => {
+  it("POST /api/checkout (a form post) redirects to the portal; the verified return fulfils", {
+    timeout: 120_000,
+  }, async () => {
     const { res, payment } = await checkout(
       new URLSearchParams({ amount: "9.50", currency: "USD" }),
       "application/x-www-form-urlencoded",
@@ -53,7 +61,7 @@ describe("examples/nextjs route handlers", () => {
     );
     const page = await GET(new NextRequest(back));
     expect(page.status).toBe(200);
-    expect(orders.get(payment.referenceId)?.status).toBe("paid");
+    expect(await stateOf(payment.referenceId)).toBe("fulfilled");
   });
 
   it("a forged return does not fulfil", async () => {
@@ -61,7 +69,7 @@ describe("examples/nextjs route handlers", () => {
     if (!payment) throw new Error("no payment created");
     const forged = `https://shop.example/api/checkout/return?order=${payment.referenceId}&payment_id=pay_forged`;
     expect((await GET(new NextRequest(forged))).status).toBe(400);
-    expect(orders.get(payment.referenceId)?.status).toBe("awaiting_payment");
+    expect(await stateOf(payment.referenceId)).toBe("awaiting_payment");
   });
 
   it("a bad amount is a 400 and nothing is sent", async () => {

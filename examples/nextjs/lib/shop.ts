@@ -1,5 +1,5 @@
 /**
- * Server-only helpers of the Next.js example: one SDK client per process, the order store, and the fulfilment.
+ * Server-only helpers of the Next.js example: one SDK client per process, the orders database, and the fulfilment.
  * The checkout flow itself is in `examples/shared/checkout-flow.ts`, shared with the Express and Hono examples.
  *
  * Only route handlers (server code) import this module. Never import it from a client component: the API key
@@ -8,7 +8,7 @@
  * @module
  */
 import { MerchantPaymentsClient } from "merchant-payments";
-import type { Order, OrderStore } from "../../shared/checkout-flow";
+import { type Order, type Orders, openOrders, type Sql } from "../../shared/orders";
 
 export type { Order };
 
@@ -27,16 +27,36 @@ export function publicUrl(): string {
   return url.replace(/\/+$/, "");
 }
 
-/** The orders (an in-memory map standing in for your database: per process, so not shared between instances). */
-export const orders: OrderStore = new Map();
+let opening: Promise<Orders> | undefined;
 
-/** Ships an order. Called once per order, after the service confirmed the payment succeeded. */
-export async function fulfil(order: Order): Promise<void> {
+/**
+ * The orders database, opened once per process: the PostgreSQL server of `DATABASE_URL` (what a deployment with
+ * several instances or serverless functions needs), else an embedded PGlite in `SHOP_DATA_DIR` (default
+ * `.data/nextjs-shop`), fine for `next dev` and a single server.
+ */
+export function shopOrders(): Promise<Orders> {
+  opening ??= openOrders({
+    url: process.env.DATABASE_URL,
+    dataDir: process.env.SHOP_DATA_DIR ?? ".data/nextjs-shop",
+  }).catch((error: unknown) => {
+    opening = undefined; // try again on the next request
+    throw error;
+  });
+  return opening;
+}
+
+/**
+ * Ships an order. Called once per order, inside the transaction that marks it fulfilled, after the service
+ * confirmed the payment succeeded: a throw rolls the fulfilment back, to be retried by the next return or worker.
+ */
+export async function fulfil(order: Order, _tx: Sql): Promise<void> {
   console.log(`fulfilling ${order.id} (${order.amount} ${order.currency}, payment ${order.paymentId})`);
 }
 
-/** Forgets every client and order (tests). */
-export function resetShop(): void {
+/** Forgets the client and closes the orders database (tests, shutdown). */
+export async function closeShop(): Promise<void> {
   client = undefined;
-  orders.clear();
+  const orders = opening;
+  opening = undefined;
+  await (await orders?.catch(() => undefined))?.close();
 }

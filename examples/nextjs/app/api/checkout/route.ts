@@ -1,6 +1,7 @@
 /**
- * `POST /api/checkout`: creates the order and its checkout payment (`startCheckout`: `client.checkout.create`, in
- * `examples/shared/checkout-flow.ts`), then 303-redirects the buyer to the service's checkout portal. A form can
+ * `POST /api/checkout`: stores the order with its idempotency key and creates its checkout payment (`placeOrder`:
+ * `client.checkout.create` under that key, in `examples/shared/checkout-flow.ts`), then 303-redirects the buyer
+ * to the service's checkout portal. A form can
  * post here directly (`<form method="post" action="/api/checkout">`), or send JSON.
  *
  * A Next.js App Router route handler, type-checked against Next's own `NextRequest` and `NextResponse` (the
@@ -11,25 +12,23 @@
  */
 import { InputValidationError, MerchantPaymentsError } from "merchant-payments";
 import { type NextRequest, NextResponse } from "next/server";
-import { INVALID_ORDER_INPUT, newOrder, startCheckout } from "../../../../shared/checkout-flow";
-import { orders, paymentsClient, publicUrl } from "../../../lib/shop";
+import { INVALID_ORDER_INPUT, orderInput, placeOrder } from "../../../../shared/checkout-flow";
+import { paymentsClient, publicUrl, shopOrders } from "../../../lib/shop";
 
 /** Runs on the Node.js runtime: the API key stays on the server. */
 export const runtime = "nodejs";
 
 export async function POST(request: NextRequest): Promise<NextResponse> {
-  const order = newOrder(await readBody(request));
-  if (!order) return NextResponse.json({ error: INVALID_ORDER_INPUT }, { status: 400 });
+  const input = orderInput(await readBody(request));
+  if (!input) return NextResponse.json({ error: INVALID_ORDER_INPUT }, { status: 400 });
 
-  // Both return URLs lead to the same handler, which verifies server-side; the service appends `payment_id`.
-  const back = (landed: string) =>
-    `${publicUrl()}/api/checkout/return?order=${encodeURIComponent(order.id)}&landed=${landed}`;
   try {
-    const gatewayUrl = await startCheckout(paymentsClient(), order, {
-      successUrl: back("success"),
-      errorUrl: back("error"),
+    const { gatewayUrl } = await placeOrder(paymentsClient(), await shopOrders(), input, (order) => {
+      // Both return URLs lead to the same handler, which verifies server-side; the service appends `payment_id`.
+      const back = (landed: string) =>
+        `${publicUrl()}/api/checkout/return?order=${encodeURIComponent(order.id)}&landed=${landed}`;
+      return { successUrl: back("success"), errorUrl: back("error") };
     });
-    orders.set(order.id, order);
     return NextResponse.redirect(gatewayUrl, 303);
   } catch (error) {
     if (error instanceof InputValidationError) {
