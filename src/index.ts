@@ -17,7 +17,8 @@ export type {
   RetryEvent,
 } from "./core/config.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
-export type { RequestOptions } from "./core/transport.js";
+export { APIPromise, type ResponseInfo, type WithRequestId } from "./core/api-promise.js";
+export { REQUEST_ID_HEADERS, type RequestOptions } from "./core/request.js";
 export * from "./errors.js";
 export {
   currencyDigits,
