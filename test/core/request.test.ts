@@ -459,3 +459,63 @@ describe("merchants.list query", () => {
     expect(mock.requests).toHaveLength(0);
   });
 });
+
+describe("Retry-After is delta-seconds or an HTTP-date, nothing else (#12.6)", () => {
+  /** Backoff of the first retry with these settings: between 5 and 10 ms (equal jitter). */
+  const BACKOFF = { baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 50 };
+  async function firstDelay(retryAfter: string): Promise<number | undefined> {
+    const retries: RetryEvent[] = [];
+    mock.respond(apiError(503, "unavailable", { "Retry-After": retryAfter }), json({ merchant: MERCHANT }));
+    await client({ retry: BACKOFF, hooks: { onRetry: (e) => retries.push(e) } }).merchants.retrieve("mrch_1");
+    return retries[0]?.delayMs;
+  }
+
+  it.each(["-1", "1,2", "1.5", "+3", "0x10", "2026-01-01T00:00:10Z", "in a minute"])(
+    "%j is ignored: the retry waits the backoff",
+    async (value) => {
+      const delayMs = await firstDelay(value);
+      expect(delayMs).toBeGreaterThanOrEqual(5);
+      expect(delayMs).toBeLessThanOrEqual(10);
+    },
+  );
+
+  it("digits are seconds, capped by retry.maxRetryAfterMs", async () => {
+    expect(await firstDelay("0")).toBe(0);
+    expect(await firstDelay("7")).toBe(BACKOFF.maxRetryAfterMs);
+  });
+
+  it.each([
+    ["IMF-fixdate", (d: Date) => d.toUTCString()],
+    [
+      "obsolete RFC 850",
+      (d: Date) => {
+        const [day, date, month, year, time] = d.toUTCString().replace(",", "").split(" ");
+        const long = { Mon: "Monday", Tue: "Tuesday", Wed: "Wednesday", Thu: "Thursday", Fri: "Friday", Sat: "Saturday", Sun: "Sunday" };
+        return `${long[day as keyof typeof long]}, ${date}-${month}-${year?.slice(2)} ${time} GMT`;
+      },
+    ],
+    [
+      "obsolete asctime",
+      (d: Date) => {
+        const [day, date, month, year, time] = d.toUTCString().replace(",", "").split(" ");
+        return `${day} ${month} ${String(Number(date)).padStart(2, " ")} ${time} ${year}`;
+      },
+    ],
+  ])("an HTTP-date in the %s form is honoured (capped)", async (_form, format) => {
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    expect(await firstDelay(format(inAnHour))).toBe(BACKOFF.maxRetryAfterMs);
+  });
+
+  it("RateLimitError.retryAfterMs is capped like the wait", async () => {
+    mock.respond(apiError(429, "rate_limited", { "Retry-After": "100000000000000000000000" }));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(FAST_RETRY.maxRetryAfterMs);
+  });
+
+  it("RateLimitError.retryAfterMs is undefined when Retry-After is not valid", async () => {
+    mock.respond(apiError(429, "rate_limited", { "Retry-After": "-1" }));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    expect((error as RateLimitError).retryAfterMs).toBeUndefined();
+  });
+});

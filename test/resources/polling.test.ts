@@ -290,3 +290,28 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     expect(mock.requests).toHaveLength(1);
   });
 });
+
+describe("a status is final only when isFinal is true and the status is a documented terminal one", () => {
+  // Tolerant reading returns what arrived; the money rule is the polling's own.
+  const tolerant = () =>
+    testClient({ merchantId: MERCHANT_ID, maxRetries: 0, responseValidation: "tolerant" }).payments;
+  const poll = { minIntervalMs: 0, defaultIntervalMs: 1, maxWaitMs: 80 };
+
+  it.each([
+    ["an unknown status claiming to be final", { status: "settled_maybe", isFinal: true, pollInMs: null }],
+    ["succeeded with isFinal false", { status: "succeeded", isFinal: false, pollInMs: 1 }],
+    ["succeeded with isFinal as a string", { status: "succeeded", isFinal: "true", pollInMs: null }],
+    ["succeeded with isFinal 1", { status: "succeeded", isFinal: 1, pollInMs: null }],
+  ])("%s keeps polling to the deadline", async (_label, answer) => {
+    mock.respond(json(answer));
+    const error = await failure(() => tolerant().waitForFinal("pay_1", poll));
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect(mock.requests.length).toBeGreaterThan(1);
+  });
+
+  it("a contradictory answer followed by a consistent final one ends at the consistent one", async () => {
+    mock.respond(json({ status: "succeeded", isFinal: false, pollInMs: 1 }), json(SUCCEEDED));
+    const result = await tolerant().waitForFinal("pay_1", { ...poll, maxWaitMs: 60_000 });
+    expect(result).toEqual(SUCCEEDED);
+  });
+});
