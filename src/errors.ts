@@ -178,7 +178,12 @@ export class ConnectionError extends RequestError {
   /** Always "ConnectionError". */
   override name = "ConnectionError";
   constructor(request: RequestContext, options?: { cause?: unknown }) {
-    super(`${request.method} ${request.path} failed: could not reach the service`, request, undefined, options);
+    super(
+      `${request.method} ${request.path} failed: could not reach the service`,
+      request,
+      undefined,
+      options,
+    );
   }
 }
 
@@ -211,7 +216,8 @@ export class ResponseTooLargeError extends RequestError {
     limit: { bytes: number } | { depth: number },
     requestId: string | undefined,
   ) {
-    const what = "bytes" in limit ? `is larger than ${limit.bytes} bytes` : `nests deeper than ${limit.depth} levels`;
+    const what =
+      "bytes" in limit ? `is larger than ${limit.bytes} bytes` : `nests deeper than ${limit.depth} levels`;
     super(`${request.method} ${request.path} answered with a body that ${what}`, request, requestId);
     this.limitBytes = "bytes" in limit ? limit.bytes : undefined;
     this.limitDepth = "depth" in limit ? limit.depth : undefined;

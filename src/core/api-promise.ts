@@ -22,7 +22,12 @@ export interface ResponseInfo {
  * A result as the SDK resolves it: objects carry their request id as `_requestId`, a non-enumerable property, so it
  * shows in neither `JSON.stringify`, `Object.keys` nor a spread copy.
  */
-export type WithRequestId<T> = T extends object ? T & { readonly _requestId: string | undefined } : T;
+export type WithRequestId<T> = T extends object
+  ? T & {
+      /** The request id of the answer this result came from (non-enumerable; `undefined` when it carried none). */
+      readonly _requestId: string | undefined;
+    }
+  : T;
 
 /** One answered call, as the policy hands it to {@link APIPromise}. @internal */
 export interface Answer<T> {
@@ -75,6 +80,7 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     return new APIPromise(this.#answer.then((answer) => ({ ...answer, data: fn(answer.data) })));
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass; `then` reads the answer instead of the unused native state.
   override then<R1 = WithRequestId<T>, R2 = never>(
     onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -40,7 +40,12 @@ export function createRedactor(secret: string | undefined): Redactor {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(input)) {
       // `__proto__` from JSON.parse is an own key: assigning it would set the prototype instead.
-      Object.defineProperty(out, text(key), { value: value(item), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, text(key), {
+        value: value(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   };

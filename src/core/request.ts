@@ -4,22 +4,28 @@
  *
  * @module
  */
-import type * as z from "zod/mini";
+
 import { v4 as uuidV4 } from "uuid";
+import type * as z from "zod/mini";
 import {
   type APIError,
   ConnectionError,
   type InputIssue,
   InputValidationError,
+  MAX_JSON_DEPTH,
   type MerchantPaymentsError,
   type RequestContext,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
-  MAX_JSON_DEPTH,
 } from "../errors.js";
 import { type Drift, readResponse } from "../schemas/parse.js";
-import { CREDENTIAL_HEADERS, headerNameProblem, headerValueTextProblem, RESERVED_HEADERS } from "../validate/headers.js";
+import {
+  CREDENTIAL_HEADERS,
+  headerNameProblem,
+  headerValueTextProblem,
+  RESERVED_HEADERS,
+} from "../validate/headers.js";
 import {
   checkOptions,
   describeType,
@@ -42,7 +48,7 @@ import {
   type RequestEvent,
   type ResolvedConfig,
 } from "./config.js";
-import { createHttp, type Http, type WireResponse, WireFailure } from "./http.js";
+import { createHttp, type Http, WireFailure, type WireResponse } from "./http.js";
 import { parseJson } from "./json.js";
 import { log } from "./log.js";
 import { createRedactor, type Redactor } from "./redact.js";
@@ -277,12 +283,15 @@ export class Transport {
     const invalid = (issues: ResponseValidationError["issues"], rawBody: unknown) =>
       new ResponseValidationError({ request, status, rawBody, issues, requestId });
     const parsed = parseJson(text);
-    if (parsed.kind === "too_deep") throw new ResponseTooLargeError(request, { depth: MAX_JSON_DEPTH }, requestId);
+    if (parsed.kind === "too_deep")
+      throw new ResponseTooLargeError(request, { depth: MAX_JSON_DEPTH }, requestId);
     if (parsed.kind === "not_json") {
       throw invalid([{ path: "", message: "body is not JSON" }], this.#redactor.text(text));
     }
     const json =
-      parsed.kind === "json" && this.#redactor.suspects(text) ? this.#redactor.value(parsed.value) : undefined;
+      parsed.kind === "json" && this.#redactor.suspects(text)
+        ? this.#redactor.value(parsed.value)
+        : undefined;
     const body = parsed.kind === "json" ? (json ?? parsed.value) : undefined;
     const result = readResponse(schema, body, this.#config.responseValidation);
     if (!result.success) throw invalid(result.issues, body);
@@ -396,17 +405,30 @@ export class Transport {
 }
 
 /** How the wire failed, as the policy reads it: only a network failure is a (retryable) ConnectionError. */
-function wireFailureOutcome(failure: WireFailure, call: PreparedCall, maxResponseBytes: number): FailedAttempt {
+function wireFailureOutcome(
+  failure: WireFailure,
+  call: PreparedCall,
+  maxResponseBytes: number,
+): FailedAttempt {
   const request = call.event;
   switch (failure.kind) {
     case "aborted":
       throw abortErrorOf(call.signal);
     case "timeout":
-      return { error: new TimeoutError(request, call.timeoutMs), retryable: true, refusedByService: false, reason: "timeout" };
+      return {
+        error: new TimeoutError(request, call.timeoutMs),
+        retryable: true,
+        refusedByService: false,
+        reason: "timeout",
+      };
     case "too_large":
       // The next answer would be as large: not worth another download.
       return {
-        error: new ResponseTooLargeError(request, { bytes: failure.limitBytes ?? maxResponseBytes }, undefined),
+        error: new ResponseTooLargeError(
+          request,
+          { bytes: failure.limitBytes ?? maxResponseBytes },
+          undefined,
+        ),
         retryable: false,
         refusedByService: false,
         reason: "too_large",
@@ -454,7 +476,10 @@ function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
 }
 
 /** A caller's extra headers, checked (fetch's rules, no reserved name) and lower-cased. */
-function callerHeaders(headers: Record<string, string>, versionHeader: string | undefined): Record<string, string> {
+function callerHeaders(
+  headers: Record<string, string>,
+  versionHeader: string | undefined,
+): Record<string, string> {
   const issues: InputIssue[] = [];
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -462,8 +487,12 @@ function callerHeaders(headers: Record<string, string>, versionHeader: string | 
     const lower = name.toLowerCase();
     const problem =
       headerNameProblem(name) ??
-      (RESERVED_HEADERS.has(lower) ? "is set by the SDK (or frames the message): it cannot be given" : undefined) ??
-      (lower === versionHeader?.toLowerCase() ? "is the version header: pin it with options.apiVersion" : undefined) ??
+      (RESERVED_HEADERS.has(lower)
+        ? "is set by the SDK (or frames the message): it cannot be given"
+        : undefined) ??
+      (lower === versionHeader?.toLowerCase()
+        ? "is the version header: pin it with options.apiVersion"
+        : undefined) ??
       headerValueTextProblem(value);
     if (problem === undefined) out[lower] = value;
     else issues.push(inputIssue(field, problem));
@@ -501,7 +530,9 @@ export function checkRequestOptions(options: unknown, moreNames: readonly string
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
     const nearest = nearestName(name, known);
-    issues.push(inputIssue(`options.${name}`, `is not an option${nearest ? `: did you mean ${nearest}?` : ""}`));
+    issues.push(
+      inputIssue(`options.${name}`, `is not an option${nearest ? `: did you mean ${nearest}?` : ""}`),
+    );
   }
   if (issues.length > 0) throw new InputValidationError(issues);
   checkOptions(options, REQUEST_OPTION_CHECKS);

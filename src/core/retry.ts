@@ -96,7 +96,14 @@ function fullYear(twoDigits: number, now: number): number {
   return year;
 }
 
-function utc(year: number, monthName: string, day: number, hh: string, mm: string, ss: string): number | undefined {
+function utc(
+  year: number,
+  monthName: string,
+  day: number,
+  hh: string,
+  mm: string,
+  ss: string,
+): number | undefined {
   const month = MONTHS.split("|").indexOf(monthName);
   const [hours, minutes, seconds] = [Number(hh), Number(mm), Number(ss)];
   if (hours > 23 || minutes > 59 || seconds > 60) return undefined;

@@ -35,7 +35,13 @@ export interface PollOptions extends RequestOptions {
 }
 
 /** The names {@link PollOptions} adds to the request options. */
-const POLL_OPTION_NAMES = ["maxWaitMs", "onUpdate", "minIntervalMs", "maxIntervalMs", "defaultIntervalMs"] as const;
+const POLL_OPTION_NAMES = [
+  "maxWaitMs",
+  "onUpdate",
+  "minIntervalMs",
+  "maxIntervalMs",
+  "defaultIntervalMs",
+] as const;
 
 const DEFAULTS = {
   maxWaitMs: 15 * 60_000,
@@ -66,7 +72,8 @@ function isTransient(error: unknown): boolean {
 /** Checks every option (before the first request) and splits the polling settings from the request options. */
 function resolvePollOptions(options: PollOptions) {
   checkRequestOptions(options, POLL_OPTION_NAMES);
-  const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, signal, ...request } = options;
+  const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, signal, ...request } =
+    options;
   const settings = {
     maxWaitMs: maxWaitMs ?? DEFAULTS.maxWaitMs,
     minIntervalMs: minIntervalMs ?? DEFAULTS.minIntervalMs,
@@ -123,7 +130,7 @@ export abstract class PollingResource extends APIResource {
   abstract status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult>;
 
   /**
-   * Polls the status until it is final (see {@link isFinalStatus}), following the service's `pollInMs` hint, and
+   * Polls the status until it is final (`isFinal` is `true` and the status is a documented terminal one), following the service's `pollInMs` hint, and
    * returns the final status.
    * @throws {PollTimeoutError} when `options.maxWaitMs` passes first.
    */

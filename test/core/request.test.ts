@@ -106,7 +106,10 @@ describe("headers", () => {
 
   it("passes extra headers, lower-cased, beside the SDK's own", async () => {
     mock.respond(json(CREATED));
-    await client().merchants.create({ name: "Shop" }, { idempotencyKey: "k1", headers: { "X-Trace": "t-1" } });
+    await client().merchants.create(
+      { name: "Shop" },
+      { idempotencyKey: "k1", headers: { "X-Trace": "t-1" } },
+    );
     const headers = mock.requests[0]?.headers;
     expect(headers?.get("x-trace")).toBe("t-1");
     expect(headers?.get("api-key")).toBe(TEST_KEY);
@@ -148,7 +151,9 @@ describe("what reaches a user's fetch", () => {
     for (const request of seen) {
       expect(request.url).toBe(`${BASE_URL}/v1/payments`);
       expect(request.method).toBe("POST");
-      expect(await request.text()).toBe('{"referenceId":"order-1","amount":{"unit":"iso4217/USD","value":"100"}}');
+      expect(await request.text()).toBe(
+        '{"referenceId":"order-1","amount":{"unit":"iso4217/USD","value":"100"}}',
+      );
       expect(request.redirect).toBe("manual");
       expect(request.headers.get("api-key")).toBe(TEST_KEY);
       expect(request.headers.get("idempotency-key")).toBe("key-1");
@@ -490,7 +495,15 @@ describe("Retry-After is delta-seconds or an HTTP-date, nothing else (#12.6)", (
       "obsolete RFC 850",
       (d: Date) => {
         const [day, date, month, year, time] = d.toUTCString().replace(",", "").split(" ");
-        const long = { Mon: "Monday", Tue: "Tuesday", Wed: "Wednesday", Thu: "Thursday", Fri: "Friday", Sat: "Saturday", Sun: "Sunday" };
+        const long = {
+          Mon: "Monday",
+          Tue: "Tuesday",
+          Wed: "Wednesday",
+          Thu: "Thursday",
+          Fri: "Friday",
+          Sat: "Saturday",
+          Sun: "Sunday",
+        };
         return `${long[day as keyof typeof long]}, ${date}-${month}-${year?.slice(2)} ${time} GMT`;
       },
     ],

@@ -38,10 +38,21 @@ function client(options: ClientOptions = {}) {
 
 const AMOUNT = { unit: "iso4217/USD", value: "100" };
 const createPayment = (c: MerchantPaymentsClient, idempotencyKey?: string) =>
-  c.payments.create({ referenceId: "order-1", amount: AMOUNT }, idempotencyKey ? { idempotencyKey } : undefined);
-const CREATED: Step = { kind: "json", status: 201, body: { id: "pay_1", paymentLink: "https://pay.example/p" } };
+  c.payments.create(
+    { referenceId: "order-1", amount: AMOUNT },
+    idempotencyKey ? { idempotencyKey } : undefined,
+  );
+const CREATED: Step = {
+  kind: "json",
+  status: 201,
+  body: { id: "pay_1", paymentLink: "https://pay.example/p" },
+};
 
-async function run(steps: Step[], call: (c: MerchantPaymentsClient) => Promise<unknown>, options?: ClientOptions) {
+async function run(
+  steps: Step[],
+  call: (c: MerchantPaymentsClient) => Promise<unknown>,
+  options?: ClientOptions,
+) {
   await server.reset();
   server.script(...steps);
   return settle(() => call(client(options)));
@@ -50,8 +61,16 @@ async function run(steps: Step[], call: (c: MerchantPaymentsClient) => Promise<u
 describe("refusals from something in between (#12.4)", () => {
   it.each([
     ["a proxy's bare 429", { kind: "text", status: 429, body: "Too Many Requests" }, RateLimitError],
-    ["a 429 with JSON that is not the service's error", { kind: "json", status: 429, body: { error: "slow down" } }, RateLimitError],
-    ["a gateway's 502 page", { kind: "text", status: 502, body: "<html>Bad gateway</html>", contentType: "text/html" }, InternalServerError],
+    [
+      "a 429 with JSON that is not the service's error",
+      { kind: "json", status: 429, body: { error: "slow down" } },
+      RateLimitError,
+    ],
+    [
+      "a gateway's 502 page",
+      { kind: "text", status: 502, body: "<html>Bad gateway</html>", contentType: "text/html" },
+      InternalServerError,
+    ],
   ] as Array<[string, Step, typeof APIError]>)(
     "after %s, a POST without an idempotency key is sent exactly once",
     async (_label, refusal, ErrorClass) => {
@@ -74,7 +93,11 @@ describe("refusals from something in between (#12.4)", () => {
     const bare: Step = { kind: "text", status: 429, body: "Too Many Requests" };
     expect((await run([bare, CREATED], (c) => createPayment(c, "order-1-key"))).ok).toBe(true);
     expect(server.requests).toHaveLength(2);
-    const status: Step = { kind: "json", status: 200, body: { status: "processing", isFinal: false, pollInMs: 5 } };
+    const status: Step = {
+      kind: "json",
+      status: 200,
+      body: { status: "processing", isFinal: false, pollInMs: 5 },
+    };
     expect((await run([bare, status], (c) => c.payments.status("pay_1"))).ok).toBe(true);
     expect(server.requests).toHaveLength(2);
   });
@@ -126,7 +149,11 @@ describe("answers too deep or too large (#12.3)", () => {
     const result = await run([answer], (c) => c.payments.status("pay_1"));
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ limitDepth: MAX_JSON_DEPTH, method: "GET", path: "/v1/payments/pay_1/status" });
+    expect(error).toMatchObject({
+      limitDepth: MAX_JSON_DEPTH,
+      method: "GET",
+      path: "/v1/payments/pay_1/status",
+    });
     expect(server.requests).toHaveLength(1);
     expect(() => JSON.stringify(error)).not.toThrow();
   });
@@ -174,7 +201,12 @@ describe("answers too deep or too large (#12.3)", () => {
 
   // Needs the wire's byte limit too.
   it("a body larger than maxResponseBytes from a loopback server is a ResponseTooLargeError, sent once", async () => {
-    const answer: Step = { kind: "text", status: 200, body: "x".repeat(300_000), contentType: "application/json" };
+    const answer: Step = {
+      kind: "text",
+      status: 200,
+      body: "x".repeat(300_000),
+      contentType: "application/json",
+    };
     const result = await run([answer], (c) => c.payments.status("pay_1"), { maxResponseBytes: 65_536 });
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(ResponseTooLargeError);

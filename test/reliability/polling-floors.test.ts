@@ -136,7 +136,11 @@ describe("never faster than the hint or the floor", () => {
       FINAL,
     );
     const capped = client({ retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 80 } });
-    await capped.payments.waitForFinal(PAYMENT, { maxWaitMs: 10_000, minIntervalMs: 25, defaultIntervalMs: 50 });
+    await capped.payments.waitForFinal(PAYMENT, {
+      maxWaitMs: 10_000,
+      minIntervalMs: 25,
+      defaultIntervalMs: 50,
+    });
     const [afterRetryAfter, afterZero, afterNoHeader] = gaps();
     expect(afterRetryAfter).toBeGreaterThanOrEqual(80 - 2);
     expect(afterZero).toBeGreaterThanOrEqual(25 - 2);

@@ -346,19 +346,27 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
   /** Every rendering of `value` is free of the key's tail, in the raw spelling and in JSON's. */
   const expectNoOddKey = (value: unknown, what: string) => {
     const escaped = JSON.stringify(ODD_TAIL).slice(1, -1);
-    const texts = [inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }), JSON.stringify(value)];
+    const texts = [
+      inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      JSON.stringify(value),
+    ];
     if (value instanceof Error) texts.push(value.message, value.stack ?? "");
     for (const text of texts) {
-      expect(text.includes(ODD_TAIL) || text.includes(escaped), `${what} leaks the key: ${text.slice(0, 300)}`).toBe(
-        false,
-      );
+      expect(
+        text.includes(ODD_TAIL) || text.includes(escaped),
+        `${what} leaks the key: ${text.slice(0, 300)}`,
+      ).toBe(false);
     }
   };
   /** `\u00XX` for every character: how a JSON encoder that escapes everything writes the key. */
   const unicodeEscaped = (text: string) =>
     [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
 
-  async function answer(step: Step, call: (c: MerchantPaymentsClient) => Promise<unknown>, seen: unknown[] = []) {
+  async function answer(
+    step: Step,
+    call: (c: MerchantPaymentsClient) => Promise<unknown>,
+    seen: unknown[] = [],
+  ) {
     await server.reset();
     server.script(step);
     return settle(() => call(oddClient(seen)));
@@ -366,8 +374,14 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
 
   it.each([
     ["raw in the message", JSON.stringify({ code: "invalid_api_key", message: `bad key ${ODD_KEY}` })],
-    ["JSON-escaped (\\u00XX) in the message", `{"code":"invalid_api_key","message":"bad key ${unicodeEscaped(ODD_KEY)}"}`],
-    ["in details, as a value and as a key", JSON.stringify({ code: "x", message: "m", details: { sent: ODD_KEY, [ODD_KEY]: 1 } })],
+    [
+      "JSON-escaped (\\u00XX) in the message",
+      `{"code":"invalid_api_key","message":"bad key ${unicodeEscaped(ODD_KEY)}"}`,
+    ],
+    [
+      "in details, as a value and as a key",
+      JSON.stringify({ code: "x", message: "m", details: { sent: ODD_KEY, [ODD_KEY]: 1 } }),
+    ],
     ["in the code", JSON.stringify({ code: `bad_${ODD_KEY}`, message: "m" })],
   ])("an error body with the key %s", async (_label, body) => {
     const result = await answer({ kind: "text", status: 401, body, contentType: "application/json" }, (c) =>
@@ -394,7 +408,12 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
   it("a key echoed in the request-id header reaches neither error.requestId, the logger nor the hooks", async () => {
     const seen: unknown[] = [];
     const result = await answer(
-      { kind: "json", status: 404, body: { code: "not_found", message: "no" }, headers: { "request-id": `req_${ODD_KEY}` } },
+      {
+        kind: "json",
+        status: 404,
+        body: { code: "not_found", message: "no" },
+        headers: { "request-id": `req_${ODD_KEY}` },
+      },
       (c) => c.payments.status("pay_1"),
       seen,
     );
@@ -417,8 +436,9 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
     const seen: unknown[] = [];
     const result = await answer(step, (c) => c.payments.status("pay_1").withResponse(), seen);
     expect(result.ok).toBe(true);
-    const { data, response } = (result as { value: { data: Record<string, unknown>; response: { headers: Headers } } })
-      .value;
+    const { data, response } = (
+      result as { value: { data: Record<string, unknown>; response: { headers: Headers } } }
+    ).value;
     expect(data).toMatchObject({ status: "processing", echo: "[redacted]", raw: "[redacted]" });
     expectNoOddKey(data, "the result");
     expectNoOddKey(data._requestId, "the result's request id");

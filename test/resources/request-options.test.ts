@@ -64,7 +64,10 @@ describe("options and params", () => {
     ["merchants.create(null)", (c) => c.merchants.create(null as never)],
     ["checkout.create(null)", (c) => c.checkout.create(null as never)],
     ["settlements.createCrypto(id, null)", (c) => c.settlements.createCrypto("mrch_1", null as never)],
-    ["settlements.updateCrypto(id, id, null)", (c) => c.settlements.updateCrypto("mrch_1", "crypto_1", null as never)],
+    [
+      "settlements.updateCrypto(id, id, null)",
+      (c) => c.settlements.updateCrypto("mrch_1", "crypto_1", null as never),
+    ],
     ["gateway.fetchAction(id, 'x')", (c) => c.gateway.fetchAction("pay_1", "x" as never)],
     ["merchants.list('x')", (c) => c.merchants.list("x" as never)],
     ["checkout.verifyReturn(null)", (c) => c.checkout.verifyReturn(null as never)],
@@ -121,7 +124,10 @@ describe("polling and verifyReturn take the request options", () => {
   it("watch sends the extra headers on every poll", async () => {
     mock.respond(json(pending("processing", 1)), json(SUCCEEDED));
     const seen: string[] = [];
-    for await (const s of client().payments.watch("pay_1", { headers: { "X-Trace": "t-1" }, minIntervalMs: 0 })) {
+    for await (const s of client().payments.watch("pay_1", {
+      headers: { "X-Trace": "t-1" },
+      minIntervalMs: 0,
+    })) {
       seen.push(s.status);
     }
     expect(seen).toEqual(["processing", "succeeded"]);
