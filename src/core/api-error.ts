@@ -66,18 +66,29 @@ export function apiErrorFrom(
 }
 
 /**
- * The spec's error body, redacted, or `undefined` when the text is not one (HTML from a proxy, empty, other JSON,
- * or JSON nested too deep to keep).
+ * The spec's error body, redacted, or `undefined` when the text is not one (HTML from a proxy, empty, other JSON).
+ * A body nested deeper than the bound still names its code and message (flat strings); its `details` are not kept.
  */
 function parseErrorBody(text: string, redactor: Redactor): ErrorBody | undefined {
   const parsed = parseJson(text);
-  if (parsed.kind !== "json" || !isRecord(parsed.value)) return undefined;
-  const { message, code, details } = parsed.value;
+  const tooDeep = parsed.kind === "too_deep";
+  const json = parsed.kind === "json" ? parsed.value : tooDeep ? parseDiscarded(text) : undefined;
+  if (!isRecord(json)) return undefined;
+  const { message, code, details } = json;
   if (typeof code !== "string") return undefined;
   const body: ErrorBody = {
     code: redactor.text(code),
     message: redactor.text(typeof message === "string" ? message : code),
   };
-  if (isRecord(details)) body.details = redactor.value(details) as Record<string, unknown>;
+  if (!tooDeep && isRecord(details)) body.details = redactor.value(details) as Record<string, unknown>;
   return body;
+}
+
+/** JSON.parse for a value read only for its top-level strings and then dropped; `undefined` when not JSON. */
+function parseDiscarded(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
