@@ -39,7 +39,7 @@ export async function measure({ payments = 40, pollInMs = 100, spreadMs = 1500 }
       const start = performance.now();
       const final = await client.payments.waitForFinal(id, {
         minIntervalMs: 0,
-        timeoutMs: spreadMs + 10_000,
+        maxWaitMs: spreadMs + 10_000,
       });
       const elapsed = performance.now() - start;
       clearTimeout(timer);

@@ -171,7 +171,7 @@ export async function main(): Promise<void> {
   const results = await settlePending(client, ids, {
     concurrency: Number(process.env.CONCURRENCY ?? 4),
     signal: shutdown.signal,
-    poll: { timeoutMs: 10 * 60_000 },
+    poll: { maxWaitMs: 10 * 60_000 },
     onFinal: (id, status) => console.log(`${id}: ${status.status}`),
   });
   const left = results.filter((r) => r.outcome !== "final").map((r) => `${r.paymentId} (${r.outcome})`);
@@ -187,7 +187,7 @@ async function settleShopOrders(client: MerchantPaymentsClient, signal: AbortSig
     const results = await settleOrders(client, orders, {
       concurrency: Number(process.env.CONCURRENCY ?? 4),
       signal,
-      poll: { timeoutMs: 10 * 60_000 },
+      poll: { maxWaitMs: 10 * 60_000 },
       onFulfil: (order) => console.log(`${order.id}: fulfilled (payment ${order.paymentId})`),
     });
     for (const { orderId, outcome } of results) console.log(`${orderId}: ${outcome}`);

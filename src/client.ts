@@ -1,5 +1,5 @@
 import { type ClientOptions, type Mode, mergeOptions, resolveConfig, settledOptions } from "./core/config.js";
-import { Transport } from "./core/transport.js";
+import { Transport } from "./core/request.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";

@@ -1,8 +1,7 @@
 /**
  * Every error the SDK throws is a {@link MerchantPaymentsError}. None of them ever holds the API key:
- * errors carry the method, the path (no host, no query) and what the service said, never request headers.
- *
- * Fields are `declare`d: the constructors assign them, and a plain class field would be defined a second time.
+ * errors carry the method, the path (no host, no query) and what the service said (with the key redacted), never
+ * request headers. Errors about one request share {@link RequestError}: `method`, `path`, `requestId`.
  *
  * @module
  */
@@ -42,9 +41,9 @@ export class InputValidationError extends MerchantPaymentsError {
   /** Always "InputValidationError". */
   override name = "InputValidationError";
   /** The first offending field, for example `amount.value`. */
-  declare readonly field: string;
+  readonly field: string;
   /** Every problem found in the input, the first one included. */
-  declare readonly issues: readonly InputIssue[];
+  readonly issues: readonly InputIssue[];
 
   constructor(issues: readonly InputIssue[]) {
     const first = issues[0] ?? { field: "input", message: "input is invalid" };
@@ -63,41 +62,67 @@ export interface RequestContext {
   path: string;
 }
 
+/**
+ * Base of the errors about one request (an answer, no answer, an unreadable answer): where it was going, and the
+ * request id the service gave, to quote in a support ticket.
+ */
+export class RequestError extends MerchantPaymentsError {
+  /** Always "RequestError". */
+  override name = "RequestError";
+  /** The HTTP method of the request, e.g. `GET` or `POST`. */
+  readonly method: string;
+  /** The path of the request, without host or query string. */
+  readonly path: string;
+  /** The request id the service returned in a response header, when there was an answer that carried one. */
+  readonly requestId: string | undefined;
+
+  constructor(
+    message: string,
+    request: RequestContext,
+    requestId: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.method = request.method;
+    this.path = request.path;
+    this.requestId = requestId;
+  }
+}
+
+/** What an {@link APIError} is built from. */
+export interface APIErrorInit {
+  /** The HTTP status of the answer. */
+  status: number;
+  /** The service's error body, when the answer held one. */
+  body: ErrorBody | undefined;
+  /** The body as text when it was not the service's error shape, cut to 2 KB. */
+  rawBody?: string | undefined;
+  /** The request id the answer carried. */
+  requestId: string | undefined;
+  /** Where the request was going. */
+  request: RequestContext;
+}
+
 /** The service answered with a non-2xx status. Subclasses narrow it by status family. */
-export class APIError extends MerchantPaymentsError {
+export class APIError extends RequestError {
   /** Always "APIError". */
   override name = "APIError";
   /** The HTTP status code of the response. */
-  declare readonly status: number;
+  readonly status: number;
   /** The service's machine-readable code, passed through as is (unknown codes included); `undefined` when the body had none. */
-  declare readonly code: string | undefined;
+  readonly code: string | undefined;
   /** Extra structured information from the error body; `undefined` when the body had none. */
-  declare readonly details: Record<string, unknown> | undefined;
-  /** The request id the service returned in a response header, when it did. */
-  declare readonly requestId: string | undefined;
-  /** The HTTP method of the failed request. */
-  declare readonly method: string;
-  /** The path of the failed request, without host or query string. */
-  declare readonly path: string;
+  readonly details: Record<string, unknown> | undefined;
   /** The raw response body when it was not the service's error shape (an HTML page from a proxy, say), cut to 2 KB. */
-  declare readonly rawBody: string | undefined;
+  readonly rawBody: string | undefined;
 
-  constructor(init: {
-    status: number;
-    body: ErrorBody | undefined;
-    rawBody?: string | undefined;
-    requestId: string | undefined;
-    request: RequestContext;
-  }) {
+  constructor(init: APIErrorInit) {
     const { status, body, request } = init;
     const what = body ? `${body.code}: ${body.message}` : describeStatus(status);
-    super(`${request.method} ${request.path} failed with ${status} (${what})`);
+    super(`${request.method} ${request.path} failed with ${status} (${what})`, request, init.requestId);
     this.status = status;
     this.code = body?.code;
     this.details = body?.details;
-    this.requestId = init.requestId;
-    this.method = request.method;
-    this.path = request.path;
     this.rawBody = init.rawBody;
   }
 }
@@ -122,18 +147,22 @@ export class ConflictError extends APIError {
   /** Always "ConflictError". */
   override name = "ConflictError";
 }
-/** 429, or a `rate_limited` body whatever its status. Retried automatically; thrown once retries are spent. */
+/**
+ * 429, or a `rate_limited` body whatever its status. Retried automatically when repeating is safe; thrown once
+ * retries are spent. A POST without an idempotency key is repeated only after the service's own `rate_limited`
+ * body: a bare 429 may come from a proxy that already forwarded the request.
+ */
 export class RateLimitError extends APIError {
   /** Always "RateLimitError". */
   override name = "RateLimitError";
-  /** How long the service asked to wait (from `Retry-After`), in milliseconds, when it said. */
-  declare readonly retryAfterMs: number | undefined;
-  constructor(init: ConstructorParameters<typeof APIError>[0] & { retryAfterMs?: number | undefined }) {
+  /** How long the service asked to wait (a valid `Retry-After`), in milliseconds, capped by `retry.maxRetryAfterMs`. */
+  readonly retryAfterMs: number | undefined;
+  constructor(init: APIErrorInit & { retryAfterMs?: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
   }
 }
-/** 5xx: the service failed. Retried automatically; thrown once retries are spent. */
+/** 5xx: the service failed. Retried automatically when repeating is safe; thrown once retries are spent. */
 export class InternalServerError extends APIError {
   /** Always "InternalServerError". */
   override name = "InternalServerError";
@@ -145,37 +174,58 @@ export class BadRequestError extends APIError {
 }
 
 /** The request never got an HTTP answer (DNS, refused or reset connection, a body cut off). */
-export class ConnectionError extends MerchantPaymentsError {
+export class ConnectionError extends RequestError {
   /** Always "ConnectionError". */
   override name = "ConnectionError";
-  /** The HTTP method of the request that got no answer. */
-  declare readonly method: string;
-  /** The path of the request that got no answer, without host or query string. */
-  declare readonly path: string;
   constructor(request: RequestContext, options?: { cause?: unknown }) {
-    super(`${request.method} ${request.path} failed: could not reach the service`, options);
-    this.method = request.method;
-    this.path = request.path;
+    super(
+      `${request.method} ${request.path} failed: could not reach the service`,
+      request,
+      undefined,
+      options,
+    );
   }
 }
 
 /** The request took longer than `timeoutMs` (on its last attempt). */
-export class TimeoutError extends MerchantPaymentsError {
+export class TimeoutError extends RequestError {
   /** Always "TimeoutError". */
   override name = "TimeoutError";
-  /** The HTTP method of the request that timed out. */
-  declare readonly method: string;
-  /** The path of the request that timed out, without host or query string. */
-  declare readonly path: string;
   /** The time allowed for the attempt, in milliseconds. */
-  declare readonly timeoutMs: number;
+  readonly timeoutMs: number;
   constructor(request: RequestContext, timeoutMs: number) {
-    super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`);
-    this.method = request.method;
-    this.path = request.path;
+    super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`, request, undefined);
     this.timeoutMs = timeoutMs;
   }
 }
+
+/**
+ * The answer was bigger than the client reads: its body passed `maxResponseBytes` (counted after decompression;
+ * the connection was dropped and nothing more was read), or its JSON nested deeper than {@link MAX_JSON_DEPTH}
+ * levels. Not retried: the next answer would be as big.
+ */
+export class ResponseTooLargeError extends RequestError {
+  /** Always "ResponseTooLargeError". */
+  override name = "ResponseTooLargeError";
+  /** The byte limit that was passed (`maxResponseBytes`), when the body was too long. */
+  readonly limitBytes: number | undefined;
+  /** The nesting limit that was passed ({@link MAX_JSON_DEPTH}), when the JSON nested too deep. */
+  readonly limitDepth: number | undefined;
+  constructor(
+    request: RequestContext,
+    limit: { bytes: number } | { depth: number },
+    requestId: string | undefined,
+  ) {
+    const what =
+      "bytes" in limit ? `is larger than ${limit.bytes} bytes` : `nests deeper than ${limit.depth} levels`;
+    super(`${request.method} ${request.path} answered with a body that ${what}`, request, requestId);
+    this.limitBytes = "bytes" in limit ? limit.bytes : undefined;
+    this.limitDepth = "depth" in limit ? limit.depth : undefined;
+  }
+}
+
+/** The deepest JSON nesting the SDK reads in an answer; deeper is a {@link ResponseTooLargeError}. */
+export const MAX_JSON_DEPTH = 64;
 
 /** The caller's `AbortSignal` fired. Nothing more will be sent for this call. */
 export class UserAbortError extends MerchantPaymentsError {
@@ -191,22 +241,19 @@ export interface ResponseIssue {
   message: string;
 }
 
-/** A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. */
-export class ResponseValidationError extends MerchantPaymentsError {
+/**
+ * A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. The service did
+ * answer: the request was received (and may have been acted on), so it is never retried.
+ */
+export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */
   override name = "ResponseValidationError";
-  /** The HTTP method of the request. */
-  declare readonly method: string;
-  /** The path of the request, without host or query string. */
-  declare readonly path: string;
   /** The HTTP status code of the response (2xx). */
-  declare readonly status: number;
-  /** The body as received: parsed JSON where it was JSON, the text otherwise. */
-  declare readonly rawBody: unknown;
+  readonly status: number;
+  /** The body as received (the API key redacted): parsed JSON where it was JSON, the text otherwise. */
+  readonly rawBody: unknown;
   /** Every way the body differs from what the interface promises. */
-  declare readonly issues: readonly ResponseIssue[];
-  /** The request id the service returned in a response header, when it did. */
-  declare readonly requestId: string | undefined;
+  readonly issues: readonly ResponseIssue[];
   constructor(init: {
     request: RequestContext;
     status: number;
@@ -216,13 +263,14 @@ export class ResponseValidationError extends MerchantPaymentsError {
   }) {
     const first = init.issues[0];
     const where = first ? `${first.path || "(body)"}: ${first.message}` : "unexpected body";
-    super(`${init.request.method} ${init.request.path} returned an unexpected body (${where})`);
-    this.method = init.request.method;
-    this.path = init.request.path;
+    super(
+      `${init.request.method} ${init.request.path} returned an unexpected body (${where})`,
+      init.request,
+      init.requestId,
+    );
     this.status = init.status;
     this.rawBody = init.rawBody;
     this.issues = init.issues;
-    this.requestId = init.requestId;
   }
 }
 
@@ -234,27 +282,30 @@ export class CheckoutReturnError extends MerchantPaymentsError {
   /** Always "CheckoutReturnError". */
   override name = "CheckoutReturnError";
   /** Which check the return failed. */
-  declare readonly problem: CheckoutReturnProblem;
+  readonly problem: CheckoutReturnProblem;
   constructor(problem: CheckoutReturnProblem, message: string) {
     super(message);
     this.problem = problem;
   }
 }
 
-/** `waitForFinal` reached its deadline before the payment reached a final status. */
+/** `waitForFinal` (or `watch`) reached its `maxWaitMs` before the payment reached a final status. */
 export class PollTimeoutError extends MerchantPaymentsError {
   /** Always "PollTimeoutError". */
   override name = "PollTimeoutError";
   /** The payment that was being waited on. */
-  declare readonly paymentId: string;
+  readonly paymentId: string;
   /** The last status seen, if any status was seen. */
-  declare readonly lastStatus: string | undefined;
-  constructor(paymentId: string, timeoutMs: number, lastStatus: string | undefined) {
+  readonly lastStatus: string | undefined;
+  /** The overall deadline that passed, in milliseconds. */
+  readonly maxWaitMs: number;
+  constructor(paymentId: string, maxWaitMs: number, lastStatus: string | undefined) {
     super(
-      `Payment ${paymentId} was not final after ${timeoutMs} ms (last status: ${lastStatus ?? "none seen"})`,
+      `Payment ${paymentId} was not final after ${maxWaitMs} ms (last status: ${lastStatus ?? "none seen"})`,
     );
     this.paymentId = paymentId;
     this.lastStatus = lastStatus;
+    this.maxWaitMs = maxWaitMs;
   }
 }
 

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { MerchantPaymentsClient } from "./client.js";
+export { APIPromise, type ResponseInfo, type WithRequestId } from "./core/api-promise.js";
 export type {
   ClientOptions,
   Credentials,
@@ -18,8 +19,8 @@ export type {
   ResponseValidation,
   RetryEvent,
 } from "./core/config.js";
+export { REQUEST_ID_HEADERS, type RequestOptions } from "./core/request.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
-export type { RequestOptions } from "./core/transport.js";
 export * from "./errors.js";
 export {
   currencyDigits,

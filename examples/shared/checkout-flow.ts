@@ -152,7 +152,7 @@ export async function handleReturn(
       url,
       expectedPaymentId: order.paymentId,
       // The buyer may come back while the transaction is still confirming: wait a little for a final status.
-      wait: waitMs > 0 ? { timeoutMs: waitMs } : false,
+      wait: waitMs > 0 ? { maxWaitMs: waitMs } : false,
     });
     if (outcome.fulfil) {
       await orders.fulfil(order.id, outcome.paymentId, options.onFulfil);

@@ -1,5 +1,6 @@
 import {
   APIError,
+  type APIErrorInit,
   AuthenticationError,
   BadRequestError,
   ConflictError,
@@ -8,52 +9,50 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
-  type RequestContext,
 } from "../errors.js";
 import { isRecord } from "../validate/issues.js";
-import { parseRetryAfter } from "./retry.js";
+import { parseJson } from "./json.js";
+import type { Redactor } from "./redact.js";
 
-/** Headers that may carry the service's request id; the spec does not name one, so the common ones are read. */
-const REQUEST_ID_HEADERS = ["request-id", "x-request-id"];
 /** How much of a non-JSON error body an error keeps (enough to recognise a proxy's page). */
 const RAW_BODY_LIMIT = 2048;
 
-/** The request id of a response, when it carries one. */
-export function requestIdOf(headers: Headers): string | undefined {
-  for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
-    if (value) return value;
-  }
-  return undefined;
+/** What the policy knows about a non-2xx answer when it builds its error. */
+export interface ErrorAnswer {
+  status: number;
+  /** The body as text (empty for none). */
+  text: string;
+  /** The answer's request id, already redacted. */
+  requestId: string | undefined;
+  /** A valid `Retry-After`, in milliseconds, already capped by the retry policy. */
+  retryAfterMs: number | undefined;
 }
 
 /**
  * Builds the typed error for a non-2xx answer. The class comes from the `code` first — the spec gives no status for
  * `rate_limited` and `settlement_asset_conflict` — and from the status family otherwise. Codes the SDK does not
- * know pass through as strings.
+ * know pass through as strings. Every string kept from the body has the API key redacted.
  */
 export function apiErrorFrom(
-  response: { status: number; headers: Headers },
-  text: string,
-  request: RequestContext,
+  answer: ErrorAnswer,
+  request: APIErrorInit["request"],
+  redactor: Redactor,
 ): APIError {
-  const body = parseErrorBody(text);
-  const init = {
-    status: response.status,
+  const { status } = answer;
+  const body = parseErrorBody(answer.text, redactor);
+  const init: APIErrorInit = {
+    status,
     body,
-    rawBody: body ? undefined : text.slice(0, RAW_BODY_LIMIT) || undefined,
-    requestId: requestIdOf(response.headers),
+    rawBody: body ? undefined : redactor.text(answer.text.slice(0, RAW_BODY_LIMIT)) || undefined,
+    requestId: answer.requestId,
     request,
   };
   const code = body?.code;
-  if (code === "rate_limited" || response.status === 429) {
-    return new RateLimitError({
-      ...init,
-      retryAfterMs: parseRetryAfter(response.headers.get("retry-after")),
-    });
+  if (code === "rate_limited" || status === 429) {
+    return new RateLimitError({ ...init, retryAfterMs: answer.retryAfterMs });
   }
-  if (code === "settlement_asset_conflict" || response.status === 409) return new ConflictError(init);
-  switch (response.status) {
+  if (code === "settlement_asset_conflict" || status === 409) return new ConflictError(init);
+  switch (status) {
     case 401:
       return new AuthenticationError(init);
     case 403:
@@ -61,25 +60,35 @@ export function apiErrorFrom(
     case 404:
       return new NotFoundError(init);
   }
-  if (response.status >= 500) return new InternalServerError(init);
-  if (response.status >= 400) return new BadRequestError(init);
+  if (status >= 500) return new InternalServerError(init);
+  if (status >= 400) return new BadRequestError(init);
   return new APIError(init);
 }
 
-/** The spec's error body, or `undefined` when the text is not one (HTML from a proxy, empty, other JSON). */
-function parseErrorBody(text: string): ErrorBody | undefined {
-  let json: unknown;
+/**
+ * The spec's error body, redacted, or `undefined` when the text is not one (HTML from a proxy, empty, other JSON).
+ * A body nested deeper than the bound still names its code and message (flat strings); its `details` are not kept.
+ */
+function parseErrorBody(text: string, redactor: Redactor): ErrorBody | undefined {
+  const parsed = parseJson(text);
+  const tooDeep = parsed.kind === "too_deep";
+  const json = parsed.kind === "json" ? parsed.value : tooDeep ? parseDiscarded(text) : undefined;
+  if (!isRecord(json)) return undefined;
+  const { message, code, details } = json;
+  if (typeof code !== "string") return undefined;
+  const body: ErrorBody = {
+    code: redactor.text(code),
+    message: redactor.text(typeof message === "string" ? message : code),
+  };
+  if (!tooDeep && isRecord(details)) body.details = redactor.value(details) as Record<string, unknown>;
+  return body;
+}
+
+/** JSON.parse for a value read only for its top-level strings and then dropped; `undefined` when not JSON. */
+function parseDiscarded(text: string): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
-  if (typeof json !== "object" || json === null) return undefined;
-  const { message, code, details } = json as Record<string, unknown>;
-  if (typeof code !== "string") return undefined;
-  return {
-    code,
-    message: typeof message === "string" ? message : code,
-    ...(isRecord(details) ? { details } : {}),
-  };
 }

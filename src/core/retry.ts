@@ -21,7 +21,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-/** HTTP statuses worth another attempt: the service (or a proxy) may answer differently next time. */
+/**
+ * HTTP statuses worth another attempt when repeating is safe (a GET, a PUT, a POST under an idempotency key): the
+ * service (or a proxy) may answer differently next time.
+ */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
@@ -42,13 +45,71 @@ export function retryDelayMs(
   return backoff / 2 + (random() * backoff) / 2;
 }
 
-/** Reads `Retry-After` as seconds or as an HTTP date; `undefined` when absent or unreadable. */
+const MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec";
+const DAY = "Mon|Tue|Wed|Thu|Fri|Sat|Sun";
+const LONG_DAY = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday";
+const TIME = "(\\d{2}):(\\d{2}):(\\d{2})";
+/** `Sun, 06 Nov 1994 08:49:37 GMT`: the form RFC 9110 has senders use. */
+const IMF_FIXDATE = new RegExp(`^(?:${DAY}), (\\d{2}) (${MONTHS}) (\\d{4}) ${TIME} GMT$`);
+/** `Sunday, 06-Nov-94 08:49:37 GMT`: obsolete, but RFC 9110 has recipients accept it. */
+const RFC850_DATE = new RegExp(`^(?:${LONG_DAY}), (\\d{2})-(${MONTHS})-(\\d{2}) ${TIME} GMT$`);
+/** `Sun Nov  6 08:49:37 1994` (C's asctime): obsolete, accepted likewise. */
+const ASCTIME_DATE = new RegExp(`^(?:${DAY}) (${MONTHS}) ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+/**
+ * Reads `Retry-After` as RFC 9110 defines it and nothing else: delta-seconds (digits only) or an HTTP-date (IMF-fixdate,
+ * or the obsolete RFC 850 and asctime forms). Anything else (`-1`, `1.5`, `1,2`, a date in another form) is
+ * `undefined`: the caller then falls back to its own backoff. A date in the past is 0.
+ */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
-  const trimmed = value?.trim();
-  if (!trimmed) return undefined;
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = httpDate(value, now);
+  return date === undefined ? undefined : Math.max(0, date - now);
+}
+
+/** An HTTP-date in milliseconds since the epoch, or `undefined` when `value` is not one. */
+function httpDate(value: string, now: number): number | undefined {
+  let match = IMF_FIXDATE.exec(value);
+  if (match) {
+    const [, day, month, year, hh, mm, ss] = match as unknown as string[];
+    return utc(Number(year), month!, Number(day), hh!, mm!, ss!);
+  }
+  match = RFC850_DATE.exec(value);
+  if (match) {
+    const [, day, month, yy, hh, mm, ss] = match as unknown as string[];
+    return utc(fullYear(Number(yy), now), month!, Number(day), hh!, mm!, ss!);
+  }
+  match = ASCTIME_DATE.exec(value);
+  if (match) {
+    const [, month, day, hh, mm, ss, year] = match as unknown as string[];
+    return utc(Number(year), month!, Number(day!.trim()), hh!, mm!, ss!);
+  }
+  return undefined;
+}
+
+/** RFC 9110: a two-digit year more than 50 years ahead is the most recent past year with those digits. */
+function fullYear(twoDigits: number, now: number): number {
+  const thisYear = new Date(now).getUTCFullYear();
+  let year = thisYear - (thisYear % 100) + twoDigits;
+  if (year > thisYear + 50) year -= 100;
+  return year;
+}
+
+function utc(
+  year: number,
+  monthName: string,
+  day: number,
+  hh: string,
+  mm: string,
+  ss: string,
+): number | undefined {
+  const month = MONTHS.split("|").indexOf(monthName);
+  const [hours, minutes, seconds] = [Number(hh), Number(mm), Number(ss)];
+  if (hours > 23 || minutes > 59 || seconds > 60) return undefined;
+  const time = Date.UTC(year, month, day, hours, minutes, Math.min(seconds, 59));
+  // Date.UTC rolls 31 Feb over into March: such a date is not a date.
+  return new Date(time).getUTCDate() === day ? time : undefined;
 }
 
 /** Waits `ms`, or rejects with {@link UserAbortError} as soon as `signal` aborts. Leaves no timer or listener behind. */

@@ -1,4 +1,5 @@
-import type { RequestOptions } from "../core/transport.js";
+import type { APIPromise } from "../core/api-promise.js";
+import { checkRequestOptions, type RequestOptions } from "../core/request.js";
 import { CheckoutReturnError } from "../errors.js";
 import {
   type CreateCheckoutInput,
@@ -9,8 +10,8 @@ import {
 } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { assertId, pathSegment } from "../validate/ids.js";
-import { invalidInput } from "../validate/issues.js";
-import { PollingResource, type PollOptions } from "./polling.js";
+import { describeType, invalidInput, isRecord } from "../validate/issues.js";
+import { isFinalStatus, PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
 export type ReturnQuery = string | URLSearchParams | Record<string, unknown>;
@@ -23,9 +24,12 @@ export interface VerifyReturnParams {
   query?: ReturnQuery | undefined;
   /** The payment id you stored with the order when you created the checkout. */
   expectedPaymentId: string;
-  /** Wait until the payment is final (`true`, or polling options) instead of returning the current status. */
+  /**
+   * Wait until the payment is final (`true`, or polling options such as `maxWaitMs`) instead of returning the
+   * current status.
+   */
   wait?: boolean | PollOptions | undefined;
-  /** `Merchant-Id` for the status call, instead of the client's default. */
+  /** `Merchant-Id` for the status call, instead of the client's default (or give `options.merchantId`). */
   merchantId?: string | undefined;
 }
 
@@ -40,10 +44,14 @@ export interface CheckoutOutcome {
   status: PaymentStatusResult;
   /**
    * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
-   * `show_cancelled`, or `keep_waiting` (not final yet, or a status this SDK does not know).
+   * `show_cancelled`, or `keep_waiting` (not final yet, a status this SDK does not know, or an answer that
+   * contradicts itself, such as `succeeded` with `isFinal: false`).
    */
   next: CheckoutNextStep;
-  /** True only when the service says the payment succeeded. The one flag to gate fulfilment on. */
+  /**
+   * True only when the service says the payment succeeded and is final (`status === "succeeded"` and
+   * `isFinal === true`). The one flag to gate fulfilment on.
+   */
   fulfil: boolean;
 }
 
@@ -64,28 +72,28 @@ export class Checkout extends PollingResource {
    * accepted too, so a local site can receive the redirect. Not retried after a failure that may have reached the service unless you pass
    * `options.idempotencyKey`.
    */
-  async create(input: CreateCheckoutInput, options?: RequestOptions): Promise<CreateCheckoutResponse> {
+  create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
     return this.transport.request(
-      {
+      () => ({
         method: "POST",
         path: "/v1/merchant/payment",
         body: toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
         response: createCheckoutResponseSchema,
         merchantScoped: true,
-      },
+      }),
       options,
     );
   }
 
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
-  async status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+  status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
     return this.transport.request(
-      {
+      () => ({
         method: "GET",
         path: `/v1/merchant/payment/${pathSegment("paymentId", paymentId)}/status`,
         response: checkoutStatusResultSchema,
         merchantScoped: true,
-      },
+      }),
       options,
     );
   }
@@ -94,17 +102,21 @@ export class Checkout extends PollingResource {
    * Verifies the buyer's return to `successUrl`/`errorUrl`. The redirect proves nothing (anyone can type it), so:
    * the `payment_id` it carries must be present once and equal the payment stored with the order, or a
    * {@link CheckoutReturnError} is thrown before anything is trusted; then the status is asked of the service,
-   * server-side, and only that decides. Which URL the buyer landed on is ignored.
+   * server-side, and only that decides. Which URL the buyer landed on is ignored. `options` are the request options
+   * of the status calls (`timeoutMs` per call, `signal`, `merchantId`, …).
    */
-  async verifyReturn(params: VerifyReturnParams): Promise<CheckoutOutcome> {
+  async verifyReturn(params: VerifyReturnParams, options?: RequestOptions): Promise<CheckoutOutcome> {
+    if (!isRecord(params)) throw invalidInput("params", `must be an object, got ${describeType(params)}`);
+    if (options !== undefined) checkRequestOptions(options);
     const paymentId = returnedPaymentId(params);
     const pollOptions = params.wait === true ? {} : params.wait || undefined;
-    const merchantId = params.merchantId ?? pollOptions?.merchantId;
+    const merchantId = params.merchantId ?? pollOptions?.merchantId ?? options?.merchantId;
     const status = pollOptions
-      ? await this.waitForFinal(paymentId, { ...pollOptions, merchantId })
-      : await this.status(paymentId, { merchantId });
-    const next = NEXT_STEP[status.status] ?? "keep_waiting";
-    return { paymentId, status, next, fulfil: next === "fulfil" && status.isFinal };
+      ? await this.waitForFinal(paymentId, { ...options, ...pollOptions, merchantId })
+      : await this.status(paymentId, { ...options, merchantId });
+    const final = isFinalStatus(status);
+    const next = final ? (NEXT_STEP[status.status] ?? "keep_waiting") : "keep_waiting";
+    return { paymentId, status, next, fulfil: final && status.status === "succeeded" };
   }
 }
 

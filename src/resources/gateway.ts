@@ -1,4 +1,5 @@
-import type { RequestOptions } from "../core/transport.js";
+import type { APIPromise } from "../core/api-promise.js";
+import type { RequestOptions } from "../core/request.js";
 import {
   decodeActions,
   type FetchActionInput,
@@ -16,20 +17,21 @@ export class Gateway extends APIResource {
    * `walletRpc` action also carries its decoded EIP-712 typed data, with the hex quantities as bigint; action types
    * this SDK does not know are returned as the service sent them.
    */
-  async fetchAction(
+  fetchAction(
     paymentId: string,
     input?: FetchActionInput,
     options?: RequestOptions,
-  ): Promise<FetchActionResponse> {
-    const body = await this.transport.request(
-      {
-        method: "POST",
-        path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
-        body: toFetchActionBody(input),
-        response: fetchActionResponseSchema,
-      },
-      options,
-    );
-    return decodeActions(body);
+  ): APIPromise<FetchActionResponse> {
+    return this.transport
+      .request(
+        () => ({
+          method: "POST",
+          path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
+          body: toFetchActionBody(input),
+          response: fetchActionResponseSchema,
+        }),
+        options,
+      )
+      .map(decodeActions);
   }
 }

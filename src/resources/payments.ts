@@ -1,4 +1,5 @@
-import type { RequestOptions } from "../core/transport.js";
+import type { APIPromise } from "../core/api-promise.js";
+import type { RequestOptions } from "../core/request.js";
 import {
   type CancellationResult,
   type CreatePaymentInput,
@@ -20,43 +21,44 @@ export class Payments extends PollingResource {
   /**
    * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
    * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
-   * you pass `options.idempotencyKey`: a blind retry could create a second payment.
+   * you pass `options.idempotencyKey`: a blind retry could create a second payment. Only the service's own
+   * `rate_limited` refusal is retried without a key.
    */
-  async create(input: CreatePaymentInput, options?: RequestOptions): Promise<CreatePaymentResponse> {
+  create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
     return this.transport.request(
-      {
+      () => ({
         method: "POST",
         path: "/v1/payments",
         body: toCreatePaymentBody(input),
         response: createPaymentResponseSchema,
         merchantScoped: true,
-      },
+      }),
       options,
     );
   }
 
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
-  async status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult> {
+  status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
     return this.transport.request(
-      {
+      () => ({
         method: "GET",
         path: `/v1/payments/${pathSegment("paymentId", paymentId)}/status`,
         response: paymentStatusResultSchema,
         merchantScoped: true,
-      },
+      }),
       options,
     );
   }
 
   /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
-  async cancel(paymentId: string, options?: RequestOptions): Promise<CancellationResult> {
+  cancel(paymentId: string, options?: RequestOptions): APIPromise<CancellationResult> {
     return this.transport.request(
-      {
+      () => ({
         method: "POST",
         path: `/v1/payments/${pathSegment("paymentId", paymentId)}/cancel`,
         response: cancellationResultSchema,
         merchantScoped: true,
-      },
+      }),
       options,
     );
   }

@@ -1,7 +1,8 @@
 import { onAbort } from "../core/abort.js";
+import type { APIPromise } from "../core/api-promise.js";
 import { durationProblem } from "../core/config.js";
+import { checkRequestOptions, type RequestOptions } from "../core/request.js";
 import { abortErrorOf, sleep } from "../core/retry.js";
-import type { RequestOptions } from "../core/transport.js";
 import {
   ConnectionError,
   InternalServerError,
@@ -9,16 +10,20 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../errors.js";
-import type { PaymentStatusResult } from "../schemas/payments.js";
+import { isTerminalPaymentStatus, type PaymentStatusResult } from "../schemas/payments.js";
 import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
 import { APIResource } from "./resource.js";
 
-/** Options of `waitForFinal` and `watch`. */
-export interface PollOptions {
-  /** Overall deadline in milliseconds; then `waitForFinal` throws `PollTimeoutError` and `watch` ends by throwing it. Default 15 minutes. */
-  timeoutMs?: number | undefined;
-  /** Stop polling at once with a `UserAbortError`. */
-  signal?: AbortSignal | undefined;
+/**
+ * Options of `waitForFinal` and `watch`: how to poll, and the request options every status call takes. `timeoutMs`
+ * is the time allowed for each status call; `maxWaitMs` is the deadline of the whole wait.
+ */
+export interface PollOptions extends RequestOptions {
+  /**
+   * Overall deadline of the wait in milliseconds; then `waitForFinal` throws `PollTimeoutError` and `watch` ends by
+   * throwing it. Default 15 minutes. (Each status call is bounded by `timeoutMs`.)
+   */
+  maxWaitMs?: number | undefined;
   /** Called with each status change (the first status included). Errors it throws are not caught. */
   onUpdate?: ((status: PaymentStatusResult) => void) | undefined;
   /** Never poll more often than this, whatever `pollInMs` says. Default 250 ms. */
@@ -27,16 +32,32 @@ export interface PollOptions {
   maxIntervalMs?: number | undefined;
   /** The wait when the service gives no `pollInMs` hint. Default 2 s. */
   defaultIntervalMs?: number | undefined;
-  /** `Merchant-Id` for the status calls, instead of the client's default. */
-  merchantId?: string | undefined;
 }
 
+/** The names {@link PollOptions} adds to the request options. */
+const POLL_OPTION_NAMES = [
+  "maxWaitMs",
+  "onUpdate",
+  "minIntervalMs",
+  "maxIntervalMs",
+  "defaultIntervalMs",
+] as const;
+
 const DEFAULTS = {
-  timeoutMs: 15 * 60_000,
+  maxWaitMs: 15 * 60_000,
   minIntervalMs: 250,
   maxIntervalMs: 30_000,
   defaultIntervalMs: 2_000,
 };
+
+/**
+ * A payment is final only when the service says so (`isFinal === true`) about a status the interface documents as
+ * terminal. A contradictory answer (an unknown status claiming to be final, `succeeded` with `isFinal: false`) is
+ * not an end: polling goes on to its deadline.
+ */
+export function isFinalStatus(status: PaymentStatusResult): boolean {
+  return status.isFinal === true && isTerminalPaymentStatus(status.status);
+}
 
 /** Errors another poll may not hit: waiting them out is the point of polling. */
 function isTransient(error: unknown): boolean {
@@ -48,24 +69,32 @@ function isTransient(error: unknown): boolean {
   );
 }
 
+/** Checks every option (before the first request) and splits the polling settings from the request options. */
 function resolvePollOptions(options: PollOptions) {
+  checkRequestOptions(options, POLL_OPTION_NAMES);
+  const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, signal, ...request } =
+    options;
   const settings = {
-    timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    minIntervalMs: options.minIntervalMs ?? DEFAULTS.minIntervalMs,
-    maxIntervalMs: options.maxIntervalMs ?? Math.max(DEFAULTS.maxIntervalMs, options.minIntervalMs ?? 0),
-    defaultIntervalMs: options.defaultIntervalMs ?? DEFAULTS.defaultIntervalMs,
+    maxWaitMs: maxWaitMs ?? DEFAULTS.maxWaitMs,
+    minIntervalMs: minIntervalMs ?? DEFAULTS.minIntervalMs,
+    maxIntervalMs: maxIntervalMs ?? Math.max(DEFAULTS.maxIntervalMs, minIntervalMs ?? 0),
+    defaultIntervalMs: defaultIntervalMs ?? DEFAULTS.defaultIntervalMs,
   };
   const duration: ProblemOf = (ms) => durationProblem(ms, 0);
-  checkOptions(settings, {
-    timeoutMs: duration,
-    minIntervalMs: duration,
-    maxIntervalMs: duration,
-    defaultIntervalMs: duration,
-  });
+  checkOptions(
+    { ...settings, onUpdate },
+    {
+      maxWaitMs: duration,
+      minIntervalMs: duration,
+      maxIntervalMs: duration,
+      defaultIntervalMs: duration,
+      onUpdate: (fn) => (typeof fn === "function" ? undefined : "must be a function"),
+    },
+  );
   if (settings.minIntervalMs > settings.maxIntervalMs) {
     throw invalidInput("options.minIntervalMs", "must not exceed options.maxIntervalMs");
   }
-  return settings;
+  return { settings, onUpdate, signal, request };
 }
 
 function clamp(value: number, min: number, max: number): number {
@@ -73,13 +102,13 @@ function clamp(value: number, min: number, max: number): number {
 }
 
 /** One signal for a whole polling run: fires at the deadline or when the caller's signal does. */
-function deadlineScope(timeoutMs: number, signal: AbortSignal | undefined) {
+function deadlineScope(maxWaitMs: number, signal: AbortSignal | undefined) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, timeoutMs);
+  }, maxWaitMs);
   if (signal?.aborted) controller.abort();
   const stopForwarding = signal && !signal.aborted ? onAbort(signal, () => controller.abort()) : undefined;
   return {
@@ -98,11 +127,12 @@ function deadlineScope(timeoutMs: number, signal: AbortSignal | undefined) {
  */
 export abstract class PollingResource extends APIResource {
   /** The payment's status: `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
-  abstract status(paymentId: string, options?: RequestOptions): Promise<PaymentStatusResult>;
+  abstract status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult>;
 
   /**
-   * Polls the status until it is final, following the service's `pollInMs` hint, and returns the final status.
-   * @throws {PollTimeoutError} when `options.timeoutMs` passes first.
+   * Polls the status until it is final (`isFinal` is `true` and the status is a documented terminal one), following the service's `pollInMs` hint, and
+   * returns the final status.
+   * @throws {PollTimeoutError} when `options.maxWaitMs` passes first.
    */
   async waitForFinal(paymentId: string, options?: PollOptions): Promise<PaymentStatusResult> {
     let last: PaymentStatusResult | undefined;
@@ -114,31 +144,29 @@ export abstract class PollingResource extends APIResource {
   /**
    * Yields each change of the payment's status until it is final (`for await (const s of x.watch(id))`), following
    * `pollInMs` (clamped to `[minIntervalMs, maxIntervalMs]`). Transient failures (connection, timeout, 5xx, rate
-   * limiting) are waited out within the deadline; any other error ends the watch. Timers and listeners are released
+   * limiting) are waited out within `maxWaitMs`; any other error ends the watch. Timers and listeners are released
    * however it ends, including when the consumer stops early.
    */
   async *watch(
     paymentId: string,
     options: PollOptions = {},
   ): AsyncGenerator<PaymentStatusResult, void, undefined> {
-    const settings = resolvePollOptions(options);
-    const scope = deadlineScope(settings.timeoutMs, options.signal);
+    const { settings, onUpdate, signal, request } = resolvePollOptions(options);
+    const scope = deadlineScope(settings.maxWaitMs, signal);
     let last: PaymentStatusResult | undefined;
     try {
       for (;;) {
         let waitMs: number;
         try {
-          const status = await this.status(paymentId, {
-            signal: scope.signal,
-            merchantId: options.merchantId,
-          });
+          const status = await this.status(paymentId, { ...request, signal: scope.signal });
           if (status.status !== last?.status || status.isFinal !== last.isFinal) {
             last = status;
-            options.onUpdate?.(status);
+            onUpdate?.(status);
             yield status;
           }
-          if (status.isFinal) return;
-          waitMs = status.pollInMs ?? settings.defaultIntervalMs;
+          if (isFinalStatus(status)) return;
+          // A tolerant reading may return a hint that is not a number: the default interval stands in for it.
+          waitMs = typeof status.pollInMs === "number" ? status.pollInMs : settings.defaultIntervalMs;
         } catch (error) {
           if (!isTransient(error)) throw error;
           waitMs =
@@ -149,8 +177,8 @@ export abstract class PollingResource extends APIResource {
         await sleep(clamp(waitMs, settings.minIntervalMs, settings.maxIntervalMs), scope.signal);
       }
     } catch (error) {
-      if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.timeoutMs, last?.status);
-      if (options.signal?.aborted) throw abortErrorOf(options.signal);
+      if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.maxWaitMs, last?.status);
+      if (signal?.aborted) throw abortErrorOf(signal);
       throw error;
     } finally {
       scope.dispose();

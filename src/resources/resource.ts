@@ -1,9 +1,9 @@
-import type { Transport } from "../core/transport.js";
+import type { Transport } from "../core/request.js";
 
 /** Base of the namespaced sub-clients: each holds the client's one transport and describes its operations. */
 export abstract class APIResource {
   /** @internal */
-  declare protected readonly transport: Transport;
+  protected readonly transport: Transport;
 
   /** @internal Sub-clients are created by `MerchantPaymentsClient`. */
   constructor(transport: Transport) {

@@ -1,4 +1,5 @@
-import type { RequestOptions } from "../core/transport.js";
+import type { APIPromise } from "../core/api-promise.js";
+import type { RequestOptions } from "../core/request.js";
 import {
   type CreateCryptoSettlementsInput,
   createCryptoSettlementsResponseSchema,
@@ -15,9 +16,9 @@ import { APIResource } from "./resource.js";
 /** Where a merchant's funds go: crypto (an asset and a destination account on its chain) and fiat (bank) settlements. */
 export class Settlements extends APIResource {
   /** Lists the merchant's settlement destinations (`GET /v1/merchants/{merchantId}/settlements`). */
-  async list(merchantId: string, options?: RequestOptions): Promise<SettlementsList> {
+  list(merchantId: string, options?: RequestOptions): APIPromise<SettlementsList> {
     return this.transport.request(
-      { method: "GET", path: settlementsPath(merchantId), response: settlementsListSchema },
+      () => ({ method: "GET", path: settlementsPath(merchantId), response: settlementsListSchema }),
       options,
     );
   }
@@ -28,19 +29,19 @@ export class Settlements extends APIResource {
    * already registered for the merchant fails with a `ConflictError` whose `code` is `settlement_asset_conflict`
    * (use `updateCrypto` to change its destination). The response body is not documented: it is returned as sent.
    */
-  async createCrypto(
+  createCrypto(
     merchantId: string,
     settlements: CreateCryptoSettlementsInput,
     options?: RequestOptions,
-  ): Promise<unknown> {
+  ): APIPromise<unknown> {
     return this.transport.request(
-      {
+      () => ({
         method: "POST",
         path: `${settlementsPath(merchantId)}/crypto`,
         body: toCreateCryptoSettlementsBody(settlements),
         response: createCryptoSettlementsResponseSchema,
         idempotencyKey: "always",
-      },
+      }),
       options,
     );
   }
@@ -49,19 +50,19 @@ export class Settlements extends APIResource {
    * Changes the destination of a registered crypto settlement (`PUT …/settlements/crypto/{id}`), `id` being the
    * crypto settlement id (`crypto_…`). The response body is not documented: it is returned as sent.
    */
-  async updateCrypto(
+  updateCrypto(
     merchantId: string,
     settlementId: string,
     changes: UpdateCryptoSettlementInput,
     options?: RequestOptions,
-  ): Promise<unknown> {
+  ): APIPromise<unknown> {
     return this.transport.request(
-      {
+      () => ({
         method: "PUT",
         path: `${settlementsPath(merchantId)}/crypto/${pathSegment("settlementId", settlementId)}`,
         body: toUpdateCryptoSettlementBody(changes),
         response: updateCryptoSettlementResponseSchema,
-      },
+      }),
       options,
     );
   }

@@ -53,7 +53,7 @@ describe("waitForFinal request budget", () => {
       ids.map(async (id, i) => {
         const timer = setTimeout(() => service.completePayment(id), (i % 10) * 15);
         const start = performance.now();
-        const final = await client.payments.waitForFinal(id, { minIntervalMs: 0, timeoutMs: 5_000 });
+        const final = await client.payments.waitForFinal(id, { minIntervalMs: 0, maxWaitMs: 5_000 });
         const elapsed = performance.now() - start;
         clearTimeout(timer);
         return { id, final, elapsed, requests: statusRequests.get(id) ?? 0 };
@@ -116,7 +116,7 @@ describe("watchers leave nothing behind", () => {
     let finals = 0;
     await Promise.all(
       ids.map(async (id) => {
-        for await (const status of client.payments.watch(id, { minIntervalMs: 0, timeoutMs: 20_000 })) {
+        for await (const status of client.payments.watch(id, { minIntervalMs: 0, maxWaitMs: 20_000 })) {
           if (status.isFinal) finals++;
         }
       }),

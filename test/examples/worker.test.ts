@@ -100,7 +100,7 @@ describe("examples/worker settlePending", () => {
     mock.completePayment(paid!);
     const results = await settlePending(client, [pending!, "pay_unknown", paid!], {
       concurrency: 3,
-      poll: { ...FAST, timeoutMs: 100 },
+      poll: { ...FAST, maxWaitMs: 100 },
     });
     expect(results[0]).toEqual({ paymentId: pending, outcome: "timeout", lastStatus: "requires_action" });
     expect(results[1]).toMatchObject({ paymentId: "pay_unknown", outcome: "error" });

@@ -392,7 +392,7 @@ describe.each([
       const { id } = await sdk.payments.create({ referenceId: "order-wait", amount: ORDER_AMOUNT });
       const seen: string[] = [];
       const final = await sdk.payments.waitForFinal(id, {
-        timeoutMs: 5_000,
+        maxWaitMs: 5_000,
         minIntervalMs: 1,
         onUpdate: (s) => {
           seen.push(s.status);
@@ -416,7 +416,7 @@ describe.each([
       const sdk = client();
       const { id } = await sdk.payments.create({ referenceId: `order-${status}`, amount: ORDER_AMOUNT });
       const final = await sdk.payments.waitForFinal(id, {
-        timeoutMs: 5_000,
+        maxWaitMs: 5_000,
         minIntervalMs: 1,
         onUpdate: (s) => {
           if (s.status === "requires_action") mock[control](id);
@@ -432,7 +432,7 @@ describe.each([
       expect((await sdk.payments.status(id)).status).toBe("requires_action");
       const statuses: PaymentStatusResult[] = [];
       const final = await sdk.payments.waitForFinal(id, {
-        timeoutMs: 5_000,
+        maxWaitMs: 5_000,
         minIntervalMs: 1,
         onUpdate: (s) => {
           statuses.push(s);
@@ -530,7 +530,7 @@ describe.each([
         url: `/success?payment_id=${paymentId}`,
         expectedPaymentId: paymentId,
         wait: {
-          timeoutMs: 5_000,
+          maxWaitMs: 5_000,
           minIntervalMs: 1,
           onUpdate: (s) => {
             if (s.status === "processing") mock.completePayment(paymentId);
@@ -739,7 +739,7 @@ describe.each([
       mock.completePayment(id);
       mock.injectFault({ type: "serverError", status: 502, times: 2, path: `/v1/payments/${id}/status` });
       const final = await sdk.payments.waitForFinal(id, {
-        timeoutMs: 5_000,
+        maxWaitMs: 5_000,
         minIntervalMs: 1,
         defaultIntervalMs: 5,
       });

@@ -127,7 +127,7 @@ describe("the redirect never decides", () => {
     const { result } = await verify({
       url: `${SUCCESS}?payment_id=${id}`,
       expectedPaymentId: id,
-      wait: { minIntervalMs: 5, timeoutMs: 5_000 },
+      wait: { minIntervalMs: 5, maxWaitMs: 5_000 },
     });
     expect((result as { value: CheckoutOutcome }).value).toMatchObject({ fulfil: false, next: "show_error" });
   });

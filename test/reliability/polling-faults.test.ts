@@ -32,7 +32,7 @@ async function newPayment(): Promise<string> {
   return created.id;
 }
 
-const POLL = { minIntervalMs: 5, defaultIntervalMs: 10, maxIntervalMs: 50, timeoutMs: 5_000 };
+const POLL = { minIntervalMs: 5, defaultIntervalMs: 10, maxIntervalMs: 50, maxWaitMs: 5_000 };
 
 describe("waitForFinal survives transient failures within its deadline", () => {
   it("through 5xx, dropped connections, HTML pages and rate limits, then returns the final status", async () => {
@@ -97,7 +97,7 @@ describe("waitForFinal survives transient failures within its deadline", () => {
     });
     const baseline = activeTimers();
     const started = performance.now();
-    const result = await settle(() => client().payments.waitForFinal(id, { ...POLL, timeoutMs: 120 }));
+    const result = await settle(() => client().payments.waitForFinal(id, { ...POLL, maxWaitMs: 120 }));
     expect(performance.now() - started).toBeGreaterThanOrEqual(120 - 2);
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(PollTimeoutError);
@@ -109,7 +109,7 @@ describe("waitForFinal survives transient failures within its deadline", () => {
   it("names the last status seen when the deadline passes", async () => {
     const id = await newPayment();
     const sdk = client((n) => n === 2 && server().service.markProcessing(id));
-    const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, timeoutMs: 100 }));
+    const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, maxWaitMs: 100 }));
     expect((result as { error: unknown }).error).toMatchObject({
       name: "PollTimeoutError",
       lastStatus: "processing",

@@ -61,7 +61,7 @@ function expectGapsAtLeast(floor: number, count: number) {
 }
 
 async function wait(options: PollOptions): Promise<PaymentStatusResult> {
-  return client().payments.waitForFinal(PAYMENT, { timeoutMs: 10_000, ...options });
+  return client().payments.waitForFinal(PAYMENT, { maxWaitMs: 10_000, ...options });
 }
 
 describe("never faster than the hint or the floor", () => {
@@ -128,14 +128,19 @@ describe("never faster than the hint or the floor", () => {
     expect(afterSecond).toBeGreaterThanOrEqual(40 - 2);
   });
 
-  it("waits Retry-After after a rate limit, and the floor when Retry-After is 0", async () => {
+  it("waits Retry-After (capped by retry.maxRetryAfterMs) after a rate limit, and the floor when it is 0", async () => {
     mock.respond(
-      apiError(429, "rate_limited", { "Retry-After": "0.08" }),
+      apiError(429, "rate_limited", { "Retry-After": "1" }),
       apiError(429, "rate_limited", { "Retry-After": "0" }),
       apiError(400, "rate_limited"),
       FINAL,
     );
-    await wait({ minIntervalMs: 25, defaultIntervalMs: 50 });
+    const capped = client({ retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 80 } });
+    await capped.payments.waitForFinal(PAYMENT, {
+      maxWaitMs: 10_000,
+      minIntervalMs: 25,
+      defaultIntervalMs: 50,
+    });
     const [afterRetryAfter, afterZero, afterNoHeader] = gaps();
     expect(afterRetryAfter).toBeGreaterThanOrEqual(80 - 2);
     expect(afterZero).toBeGreaterThanOrEqual(25 - 2);
@@ -146,7 +151,7 @@ describe("never faster than the hint or the floor", () => {
     mock.respond(apiError(503, "unavailable"), pending("processing", 0), pending("processing", 0), FINAL);
     polls = [];
     const sdk = client({ maxRetries: 2 });
-    await sdk.payments.waitForFinal(PAYMENT, { minIntervalMs: 30, timeoutMs: 10_000 });
+    await sdk.payments.waitForFinal(PAYMENT, { minIntervalMs: 30, maxWaitMs: 10_000 });
     expect(mock.requests).toHaveLength(4); // the 503 was retried within the first poll
     expectGapsAtLeast(30, 3);
   });
@@ -227,7 +232,7 @@ describe("abort stops at once and leaves nothing behind", () => {
       },
     });
     const run = settle(() =>
-      observed.payments.waitForFinal(PAYMENT, { signal: controller.signal, timeoutMs: 60_000 }),
+      observed.payments.waitForFinal(PAYMENT, { signal: controller.signal, maxWaitMs: 60_000 }),
     );
     while (!retried) await new Promise((resolve) => setTimeout(resolve, 1));
     controller.abort();
@@ -246,7 +251,7 @@ describe("abort stops at once and leaves nothing behind", () => {
   it("when a watch() consumer stops early, no timer is left", async () => {
     mock.respond(pending("requires_action", 3_600_000));
     const baseline = activeTimers();
-    for await (const status of client().payments.watch(PAYMENT, { timeoutMs: 60_000 })) {
+    for await (const status of client().payments.watch(PAYMENT, { maxWaitMs: 60_000 })) {
       expect(status.status).toBe("requires_action");
       break;
     }

@@ -327,3 +327,139 @@ describe("timeouts and connection errors keep no request", () => {
     expect(rve).toBeInstanceOf(ResponseValidationError);
   });
 });
+
+describe("echoes in any spelling, in everything the SDK returns or throws (#12.5)", () => {
+  /** Printable ASCII without spaces may hold a quote, a backslash and a slash: JSON escapes each of them. */
+  const ODD_KEY = 'mock_test_sk_Qu"o\\te/Sl4sh7e';
+  const ODD_TAIL = 'Qu"o\\te/Sl4sh7e';
+  const oddClient = (seen: unknown[] = []) =>
+    new MerchantPaymentsClient({
+      apiKey: ODD_KEY,
+      baseUrl: server.url,
+      merchantId: "mrch_secret",
+      maxRetries: 0,
+      hooks: { onResponse: (e) => seen.push(e), onDrift: (e) => seen.push(e) },
+      logLevel: "debug",
+      logger: { debug: (record) => seen.push(record), warn: (record) => seen.push(record) },
+    });
+  /** Every rendering of `value` is free of the key's tail, in the raw spelling and in JSON's. */
+  const expectNoOddKey = (value: unknown, what: string) => {
+    const escaped = JSON.stringify(ODD_TAIL).slice(1, -1);
+    const texts = [
+      inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+      JSON.stringify(value),
+    ];
+    if (value instanceof Error) texts.push(value.message, value.stack ?? "");
+    for (const text of texts) {
+      expect(
+        text.includes(ODD_TAIL) || text.includes(escaped),
+        `${what} leaks the key: ${text.slice(0, 300)}`,
+      ).toBe(false);
+    }
+  };
+  /** `\u00XX` for every character: how a JSON encoder that escapes everything writes the key. */
+  const unicodeEscaped = (text: string) =>
+    [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+
+  async function answer(
+    step: Step,
+    call: (c: MerchantPaymentsClient) => Promise<unknown>,
+    seen: unknown[] = [],
+  ) {
+    await server.reset();
+    server.script(step);
+    return settle(() => call(oddClient(seen)));
+  }
+
+  it.each([
+    ["raw in the message", JSON.stringify({ code: "invalid_api_key", message: `bad key ${ODD_KEY}` })],
+    [
+      "JSON-escaped (\\u00XX) in the message",
+      `{"code":"invalid_api_key","message":"bad key ${unicodeEscaped(ODD_KEY)}"}`,
+    ],
+    [
+      "in details, as a value and as a key",
+      JSON.stringify({ code: "x", message: "m", details: { sent: ODD_KEY, [ODD_KEY]: 1 } }),
+    ],
+    ["in the code", JSON.stringify({ code: `bad_${ODD_KEY}`, message: "m" })],
+  ])("an error body with the key %s", async (_label, body) => {
+    const result = await answer({ kind: "text", status: 401, body, contentType: "application/json" }, (c) =>
+      c.payments.status("pay_1"),
+    );
+    expect((result as { error: unknown }).error).toBeInstanceOf(MerchantPaymentsError);
+    expectNoOddKey((result as { error: unknown }).error, "the error");
+  });
+
+  it.each([
+    ["raw", `<pre>Api-Key: ${ODD_KEY}</pre>`],
+    ["HTML-escaped", `<pre>Api-Key: ${ODD_KEY.replace('"', "&quot;")}</pre>`],
+    ["percent-encoded", `GET /?key=${encodeURIComponent(ODD_KEY)}`],
+  ])("a proxy page quoting the key %s (rawBody)", async (_label, body) => {
+    const result = await answer({ kind: "text", status: 502, body, contentType: "text/html" }, (c) =>
+      c.payments.status("pay_1"),
+    );
+    const error = (result as { error: { rawBody?: string } }).error;
+    expect(error.rawBody).toContain("[redacted]");
+    expectNoOddKey(error, "the error");
+    expect(error.rawBody?.includes(encodeURIComponent(ODD_TAIL))).toBe(false);
+  });
+
+  it("a key echoed in the request-id header reaches neither error.requestId, the logger nor the hooks", async () => {
+    const seen: unknown[] = [];
+    const result = await answer(
+      {
+        kind: "json",
+        status: 404,
+        body: { code: "not_found", message: "no" },
+        headers: { "request-id": `req_${ODD_KEY}` },
+      },
+      (c) => c.payments.status("pay_1"),
+      seen,
+    );
+    const error = (result as { error: { requestId?: string } }).error;
+    expect(error.requestId).toBe("req_[redacted]");
+    expectNoOddKey(error, "the error");
+    expect(seen.length).toBeGreaterThan(0);
+    expectNoOddKey(seen, "log lines and hook payloads");
+  });
+
+  it("a key echoed inside a 2xx body stays out of the result, its request id and withResponse()", async () => {
+    const body = `{"status":"processing","isFinal":false,"pollInMs":5,"echo":"${unicodeEscaped(ODD_KEY)}","raw":${JSON.stringify(ODD_KEY)}}`;
+    const step: Step = {
+      kind: "text",
+      status: 200,
+      body,
+      contentType: "application/json",
+      headers: { "x-request-id": ODD_KEY, "x-echo": ODD_KEY, "api-key": ODD_KEY },
+    };
+    const seen: unknown[] = [];
+    const result = await answer(step, (c) => c.payments.status("pay_1").withResponse(), seen);
+    expect(result.ok).toBe(true);
+    const { data, response } = (
+      result as { value: { data: Record<string, unknown>; response: { headers: Headers } } }
+    ).value;
+    expect(data).toMatchObject({ status: "processing", echo: "[redacted]", raw: "[redacted]" });
+    expectNoOddKey(data, "the result");
+    expectNoOddKey(data._requestId, "the result's request id");
+    expectNoOddKey(Object.fromEntries(response.headers), "the exposed headers");
+    expectNoOddKey(response, "the response metadata");
+    expectNoOddKey(seen, "log lines and hook payloads");
+  });
+
+  it("a key echoed in a 2xx body of the wrong shape stays out of the ResponseValidationError", async () => {
+    const body = `{"status":"${unicodeEscaped(ODD_KEY)}","isFinal":"no","${unicodeEscaped(ODD_KEY)}":1}`;
+    const result = await answer({ kind: "text", status: 200, body, contentType: "application/json" }, (c) =>
+      c.payments.status("pay_1"),
+    );
+    const error = (result as { error: unknown }).error;
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expectNoOddKey(error, "the error");
+  });
+
+  it("a key echoed in a 2xx body that is not JSON stays out of the ResponseValidationError", async () => {
+    const result = await answer({ kind: "text", status: 200, body: `oops ${ODD_KEY}` }, (c) =>
+      c.payments.status("pay_1"),
+    );
+    expectNoOddKey((result as { error: unknown }).error, "the error");
+  });
+});

@@ -322,3 +322,26 @@ describe("checkout.verifyReturn", () => {
     expect(mock.requests[0]?.headers.get("merchant-id")).toBe("mrch_from_wait");
   });
 });
+
+describe("verifyReturn fulfils only on status succeeded with isFinal true", () => {
+  const tolerant = () => client({ responseValidation: "tolerant" });
+  const params = { url: `${URLS.successUrl}?payment_id=pay_1`, expectedPaymentId: "pay_1" };
+
+  it.each([
+    ["isFinal false", { ...SUCCEEDED, isFinal: false, pollInMs: 5 }],
+    ["isFinal as the string true", { ...SUCCEEDED, isFinal: "true" }],
+    ["isFinal 1", { ...SUCCEEDED, isFinal: 1 }],
+    ["isFinal missing", { status: "succeeded", pollInMs: null, info: SUCCEEDED.info }],
+  ])("succeeded with %s: do not fulfil, keep waiting", async (_label, answer) => {
+    mock.respond(json(answer));
+    const outcome = await tolerant().checkout.verifyReturn(params);
+    expect(outcome.fulfil).toBe(false);
+    expect(outcome.next).toBe("keep_waiting");
+  });
+
+  it("an unknown status claiming to be final: do not fulfil, keep waiting", async () => {
+    mock.respond(json({ status: "paid", isFinal: true, pollInMs: null }));
+    const outcome = await tolerant().checkout.verifyReturn(params);
+    expect(outcome).toMatchObject({ fulfil: false, next: "keep_waiting" });
+  });
+});

@@ -112,9 +112,9 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     expect(gaps()[0]).toBeGreaterThanOrEqual(28);
   });
 
-  it("throws PollTimeoutError with the last status seen once timeoutMs has passed", async () => {
+  it("throws PollTimeoutError with the last status seen once maxWaitMs has passed", async () => {
     mock.respond(json(pending("processing", 5)));
-    const error = await failure(() => wait({ timeoutMs: 60 }));
+    const error = await failure(() => wait({ maxWaitMs: 60 }));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect(error).toMatchObject({ paymentId: "pay_1", lastStatus: "processing" });
     const count = mock.requests.length;
@@ -128,7 +128,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await failure(() => wait({ timeoutMs: 40 }));
+    const error = await failure(() => wait({ maxWaitMs: 40 }));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastStatus).toBeUndefined();
   });
@@ -183,7 +183,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
 
   it("keeps the status seen before a transient error as lastStatus on timeout", async () => {
     mock.respond(json(pending("requires_action")), apiError(503, "unavailable"));
-    const error = await failure(() => wait({ timeoutMs: 50 }));
+    const error = await failure(() => wait({ maxWaitMs: 50 }));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastStatus).toBe("requires_action");
   });
@@ -221,7 +221,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
 
   it.each([
     [{ minIntervalMs: 50, maxIntervalMs: 10 }, "options.minIntervalMs"],
-    [{ timeoutMs: -1 }, "options.timeoutMs"],
+    [{ maxWaitMs: -1 }, "options.maxWaitMs"],
     [{ defaultIntervalMs: Number.NaN }, "options.defaultIntervalMs"],
     [{ maxIntervalMs: Number.POSITIVE_INFINITY }, "options.maxIntervalMs"],
   ])("refuses poll options %o on %s and sends nothing", async (options, field) => {
@@ -252,7 +252,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
     const before = timers();
     const seen: string[] = [];
-    for await (const status of resource.watch("pay_1", { minIntervalMs: 0, timeoutMs: 60_000 })) {
+    for await (const status of resource.watch("pay_1", { minIntervalMs: 0, maxWaitMs: 60_000 })) {
       seen.push(status.status);
       break;
     }
@@ -267,7 +267,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     mock.respond(json(pending("processing", 5)));
     const seen: string[] = [];
     const error = await failure(async () => {
-      for await (const status of setup().resource.watch("pay_1", { minIntervalMs: 0, timeoutMs: 40 })) {
+      for await (const status of setup().resource.watch("pay_1", { minIntervalMs: 0, maxWaitMs: 40 })) {
         seen.push(status.status);
       }
     });
@@ -288,5 +288,30 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     });
     expect(error).toBeInstanceOf(UserAbortError);
     expect(mock.requests).toHaveLength(1);
+  });
+});
+
+describe("a status is final only when isFinal is true and the status is a documented terminal one", () => {
+  // Tolerant reading returns what arrived; the money rule is the polling's own.
+  const tolerant = () =>
+    testClient({ merchantId: MERCHANT_ID, maxRetries: 0, responseValidation: "tolerant" }).payments;
+  const poll = { minIntervalMs: 0, defaultIntervalMs: 1, maxWaitMs: 80 };
+
+  it.each([
+    ["an unknown status claiming to be final", { status: "settled_maybe", isFinal: true, pollInMs: null }],
+    ["succeeded with isFinal false", { status: "succeeded", isFinal: false, pollInMs: 1 }],
+    ["succeeded with isFinal as a string", { status: "succeeded", isFinal: "true", pollInMs: null }],
+    ["succeeded with isFinal 1", { status: "succeeded", isFinal: 1, pollInMs: null }],
+  ])("%s keeps polling to the deadline", async (_label, answer) => {
+    mock.respond(json(answer));
+    const error = await failure(() => tolerant().waitForFinal("pay_1", poll));
+    expect(error).toBeInstanceOf(PollTimeoutError);
+    expect(mock.requests.length).toBeGreaterThan(1);
+  });
+
+  it("a contradictory answer followed by a consistent final one ends at the consistent one", async () => {
+    mock.respond(json({ status: "succeeded", isFinal: false, pollInMs: 1 }), json(SUCCEEDED));
+    const result = await tolerant().waitForFinal("pay_1", { ...poll, maxWaitMs: 60_000 });
+    expect(result).toEqual(SUCCEEDED);
   });
 });

