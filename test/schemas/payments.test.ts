@@ -3,7 +3,6 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   type CreatePaymentInput,
   cancellationResultSchema,
-  createPaymentResponseSchema,
   isTerminalPaymentStatus,
   PAYMENT_STATUSES,
   type PaymentStatus,
