@@ -130,4 +130,21 @@ describe("gateway.fetchAction results survive JSON.stringify (Express's res.json
       value: String(action.quantities.value),
     });
   });
+
+  it("tolerant: a walletRpc action with a mistyped leaf still gets its decoded view, with drift on that leaf", async () => {
+    const body = {
+      actions: [
+        {
+          type: "walletRpc",
+          data: { chain_id: "eip155:8453", method: 4, params: [42, "not typed data"] },
+        },
+      ],
+    };
+    const { client, drift } = clientAnswering(body, "tolerant");
+    const [action] = (await client.gateway.fetchAction("pay_1")).actions;
+    if (!action || !isWalletRpcAction(action)) throw new Error("expected a walletRpc action");
+    expect([action.signer, action.typedData, action.quantities]).toEqual([null, null, null]);
+    expect(action.data.method).toBe(4); // kept as it arrived, not dropped or replaced
+    expect(drift.map((event) => event.path)).toEqual(["actions.0.data.method", "actions.0.data.params.0"]);
+  });
 });
