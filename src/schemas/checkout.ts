@@ -7,9 +7,11 @@
 import * as z from "zod/mini";
 import {
   httpsUrlSchema,
+  type Iso4217AmountInput,
   iso4217AmountInputSchema,
   localReturnUrlSchema,
   nonEmptyStringSchema,
+  responseObject,
 } from "./common.js";
 import { parseInput } from "./parse.js";
 import { paymentStatusResultSchema } from "./payments.js";
@@ -60,13 +62,26 @@ const withRedirectsSchema = withRedirects(httpsUrlSchema);
 const localWithRedirectsSchema = withRedirects(localReturnUrlSchema);
 
 /**
+ * A checkout with redirects: the portal sends the buyer back to `successUrl` or `errorUrl` with
+ * `?payment_id=...` appended.
+ */
+export interface CheckoutWithRedirectsInput extends z.input<typeof withRedirectsSchema> {
+  /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }` (or `money("10.50", "USD")`). */
+  amount: Iso4217AmountInput;
+}
+
+/** A checkout without redirects: the portal shows its generic success and error views. */
+export interface CheckoutWithoutRedirectsInput extends z.input<typeof withoutRedirectsSchema> {
+  /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }` (or `money("10.50", "USD")`). */
+  amount: Iso4217AmountInput;
+}
+
+/**
  * What `checkout.create` accepts: `{ referenceId, amount, successUrl, errorUrl }` with both URLs absolute `https:`
  * URLs (the service would silently disable redirects otherwise, so they are refused here); or, to opt out of
  * redirects on purpose, `{ referenceId, amount, redirects: false }` without URLs.
  */
-export type CreateCheckoutInput =
-  | z.input<typeof withRedirectsSchema>
-  | z.input<typeof withoutRedirectsSchema>;
+export type CreateCheckoutInput = CheckoutWithRedirectsInput | CheckoutWithoutRedirectsInput;
 
 /** The wire body of `POST /v1/merchant/payment`. */
 export interface CreateCheckoutBody {
@@ -104,16 +119,19 @@ export function toCreateCheckoutBody(
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/** Body of `POST /v1/merchant/payment`: `{ paymentId, gatewayUrl }`. Unknown fields are kept. */
-export const createCheckoutResponseSchema = z.looseObject({
+const createCheckoutResponseObject = responseObject({
   /** Payment id; store it with the order. */
   paymentId: z.string(),
   /** The checkout portal address to redirect the buyer to. */
   gatewayUrl: z.string(),
 });
 
-/** The created checkout payment. */
-export type CreateCheckoutResponse = z.output<typeof createCheckoutResponseSchema>;
+/** The created checkout payment: `{ paymentId, gatewayUrl }`. */
+export interface CreateCheckoutResponse extends z.output<typeof createCheckoutResponseObject> {}
+
+/** Body of `POST /v1/merchant/payment`: `{ paymentId, gatewayUrl }`. Unknown fields are kept. */
+export const createCheckoutResponseSchema: z.ZodMiniType<CreateCheckoutResponse> =
+  createCheckoutResponseObject;
 
 /** Body of `GET /v1/merchant/payment/{paymentId}/status`: the same shape as the payment status result. */
 export const checkoutStatusResultSchema = paymentStatusResultSchema;

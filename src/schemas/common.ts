@@ -27,6 +27,49 @@ export { describeType } from "../validate/issues.js";
 export type { Caip2Parts, Caip10Parts, Caip19Parts };
 export { CAIP10_RE, CAIP19_RE, ISO4217_UNIT_RE, MINOR_UNITS_RE, parseCaip2, parseCaip10, parseCaip19 };
 
+/** A JSON value: what the service sends where the document shows no shape. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+/** A JSON object. */
+export interface JsonObject {
+  [key: string]: JsonValue;
+}
+
+/** Any JSON value, kept as sent (the body came from `JSON.parse`, so it is one). */
+export const jsonValueSchema: z.ZodMiniType<JsonValue> = z.custom<JsonValue>();
+
+/**
+ * A response object: its documented fields are checked, and the fields the service adds are kept at run time, as
+ * sent (so logging or relaying a result shows them), but left out of its type, so a misspelt field
+ * (`status.isfinal`) does not compile. Read an added field with {@link unknownField}.
+ */
+export function responseObject<const Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+): ReturnType<typeof z.object<Shape>> {
+  // The loose object keeps every field at run time; its type is the strict object's, without an index signature.
+  return z.looseObject(shape) as unknown as ReturnType<typeof z.object<Shape>>;
+}
+
+/**
+ * Reads a field the service sent that the SDK's types do not declare (the service may add fields without notice;
+ * they are kept on every result as sent). The one way to reach them: a declared field is refused at compile time
+ * (read it directly), and the value is typed as JSON, to be checked before use.
+ *
+ * @example
+ * ```ts
+ * const merchant = await client.merchants.retrieve("mrch_1");
+ * const tier = unknownField(merchant, "tier"); // JsonValue | undefined
+ * if (typeof tier === "string") console.log(tier);
+ * ```
+ */
+export function unknownField<T extends object, const Name extends string>(
+  result: T,
+  name: Name extends keyof T ? never : Name,
+): JsonValue | undefined {
+  if (!Object.hasOwn(result, name)) return undefined;
+  return (result as Record<string, JsonValue | undefined>)[name];
+}
+
 /**
  * An enum that is open for the future: the known values are offered by autocomplete, and any other
  * string is still accepted (the service may add values without notice).
@@ -105,8 +148,7 @@ const AMOUNT_VALUE_MESSAGE =
 /** The `value` of an amount: minor units as a decimal string (a number is refused). */
 export const minorUnitsSchema = z.string().check(matching(MINOR_UNITS_RE, AMOUNT_VALUE_MESSAGE));
 
-/** Input schema of an amount in a fiat currency (`iso4217/<CODE>`), as payment creation requires. */
-export const iso4217AmountInputSchema = z.strictObject({
+const iso4217AmountInputObject = z.strictObject({
   /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */
   unit: z
     .string()
@@ -125,7 +167,11 @@ export interface AmountInput {
   value: string;
 }
 /** A fiat amount as accepted by payment creation: `{ unit: "iso4217/USD", value: "1050" }`. */
-export type Iso4217AmountInput = z.input<typeof iso4217AmountInputSchema>;
+export interface Iso4217AmountInput extends z.input<typeof iso4217AmountInputObject> {}
+
+/** Input schema of an amount in a fiat currency (`iso4217/<CODE>`), as payment creation requires. */
+export const iso4217AmountInputSchema: z.ZodMiniType<Iso4217AmountInput, Iso4217AmountInput> =
+  iso4217AmountInputObject;
 
 /** Response schema of an amount. Extra fields are kept; the unit form is not restricted. */
 export const amountSchema = z.looseObject({

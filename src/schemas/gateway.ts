@@ -8,15 +8,14 @@
 import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
 import { isRecord } from "../validate/issues.js";
-import { describeType, nonEmptyStringSchema } from "./common.js";
+import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
 import { PARSE_CONTEXT, parseInput } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** Input of `gateway.fetchAction`: `optionId` and `data`, each a non-empty string when given. */
-export const fetchActionInputSchema = z.strictObject({
+const fetchActionInputObject = z.strictObject({
   /** Identifier of the payment option the buyer chose. */
   optionId: z.optional(nonEmptyStringSchema),
   /** Opaque data for the service (its meaning is not documented). */
@@ -24,7 +23,11 @@ export const fetchActionInputSchema = z.strictObject({
 });
 
 /** What `gateway.fetchAction` accepts: `{ optionId?, data? }`. */
-export type FetchActionInput = z.input<typeof fetchActionInputSchema>;
+export interface FetchActionInput extends z.input<typeof fetchActionInputObject> {}
+
+/** Input of `gateway.fetchAction`: `optionId` and `data`, each a non-empty string when given. */
+export const fetchActionInputSchema: z.ZodMiniType<FetchActionInput, FetchActionInput> =
+  fetchActionInputObject;
 
 /** The wire body of `POST /v1/gateway/payment/{id}/fetch`. */
 export interface FetchActionBody {
@@ -51,8 +54,7 @@ export function toFetchActionBody(input: FetchActionInput = {}): FetchActionBody
 // Typed data (EIP-712) decoding
 // ---------------------------------------------------------------------------------------------
 
-/** The EIP-712 domain. Unknown fields are kept. */
-export const typedDataDomainSchema = z.looseObject({
+const typedDataDomainObject = responseObject({
   /** Name of the signing domain (the token's name). */
   name: z.optional(z.string()),
   /** Version of the signing domain. */
@@ -63,16 +65,24 @@ export const typedDataDomainSchema = z.looseObject({
   verifyingContract: z.optional(z.string()),
 });
 
-/** One field of an EIP-712 struct type. */
-export const typedDataFieldSchema = z.looseObject({
+/** The EIP-712 domain of typed data: `name`, `version`, `chainId`, `verifyingContract` (each when present). */
+export interface TypedDataDomain extends z.output<typeof typedDataDomainObject> {}
+
+/** The EIP-712 domain. Unknown fields are kept. */
+export const typedDataDomainSchema: z.ZodMiniType<TypedDataDomain> = typedDataDomainObject;
+
+const typedDataFieldObject = responseObject({
   /** The field's name, e.g. `validBefore`. */
   name: z.string(),
   /** The field's EIP-712 type, e.g. `uint256` or `address`. */
   type: z.string(),
 });
 
-/** One field of an EIP-712 struct type: `{ name, type }` and any other field. */
-export type TypedDataField = z.output<typeof typedDataFieldSchema>;
+/** One field of an EIP-712 struct type: `{ name, type }`. */
+export interface TypedDataField extends z.output<typeof typedDataFieldObject> {}
+
+/** One field of an EIP-712 struct type. */
+export const typedDataFieldSchema: z.ZodMiniType<TypedDataField> = typedDataFieldObject;
 
 const structFieldsSchema = z.array(typedDataFieldSchema);
 
@@ -83,8 +93,7 @@ function isStructTypes(types: unknown): boolean {
   );
 }
 
-/** EIP-712 typed data as carried (JSON-encoded) in `params[1]` of `eth_signTypedData_v4`. */
-export const typedDataSchema = z.looseObject({
+const typedDataObject = responseObject({
   /** The signing domain. */
   domain: typedDataDomainSchema,
   /** The struct types, by name. */
@@ -92,11 +101,14 @@ export const typedDataSchema = z.looseObject({
   /** The name of the struct being signed. */
   primaryType: z.string(),
   /** The struct being signed; for a receive-with-authorization: `from`, `to`, `value`, `validAfter`, `validBefore`, `nonce`. */
-  message: z.looseObject({}),
+  message: z.custom<JsonObject>(isRecord),
 });
 
-/** Decoded EIP-712 typed data. */
-export type TypedData = z.output<typeof typedDataSchema>;
+/** Decoded EIP-712 typed data: `domain`, `types`, `primaryType` and the `message` being signed. */
+export interface TypedData extends z.output<typeof typedDataObject> {}
+
+/** EIP-712 typed data as carried (JSON-encoded) in `params[1]` of `eth_signTypedData_v4`. */
+export const typedDataSchema: z.ZodMiniType<TypedData> = typedDataObject;
 
 /** The numeric fields of a receive-with-authorization message (and the domain's chain id), as bigint. */
 export interface TypedDataQuantities {
@@ -161,15 +173,21 @@ export function typedDataQuantities(typedData: TypedData): TypedDataQuantities |
   const quantities: TypedDataQuantities = { value, validAfter, validBefore, nonce };
   const chainId = toQuantity(domain.chainId);
   if (chainId !== undefined) quantities.chainId = chainId;
-  return quantities;
+  // JSON has no bigint: stringifying the quantities gives their decimal strings instead of throwing.
+  return Object.defineProperty(quantities, "toJSON", { value: quantitiesToJson });
+}
+
+function quantitiesToJson(this: TypedDataQuantities): Record<string, string> {
+  const json: Record<string, string> = {};
+  for (const [name, quantity] of Object.entries(this)) json[name] = String(quantity);
+  return json;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Actions
 // ---------------------------------------------------------------------------------------------
 
-/** `data` of a `walletRpc` action. Unknown fields are kept. */
-export const walletRpcDataSchema = z.looseObject({
+const walletRpcDataObject = responseObject({
   /** CAIP-2 chain id of the call. */
   chain_id: z.string(),
   /** Wallet RPC method, for example `eth_signTypedData_v4`. */
@@ -178,16 +196,21 @@ export const walletRpcDataSchema = z.looseObject({
   params: z.array(z.string()),
 });
 
-/** The raw `walletRpc` action, before decoding. */
-const walletRpcActionRawSchema = z.looseObject({
+/** `data` of a `walletRpc` action: the call to make, `{ chain_id, method, params }`. */
+export interface WalletRpcData extends z.output<typeof walletRpcDataObject> {}
+
+/** `data` of a `walletRpc` action. Unknown fields are kept. */
+export const walletRpcDataSchema: z.ZodMiniType<WalletRpcData> = walletRpcDataObject;
+
+const walletRpcActionRawObject = responseObject({
   /** Always `"walletRpc"`: a wallet RPC call to perform. */
   type: z.custom<"walletRpc">((type) => type === "walletRpc", { error: 'must be "walletRpc"' }),
   /** The call to make: `chain_id`, `method` and `params`, as sent by the service. */
   data: walletRpcDataSchema,
 });
 
-/** A raw `walletRpc` action: `{ type: "walletRpc", data: { chain_id, method, params } }` plus any other field. */
-export type WalletRpcActionRaw = z.output<typeof walletRpcActionRawSchema>;
+/** A `walletRpc` action as the service sends it: `{ type: "walletRpc", data: { chain_id, method, params } }`. */
+export interface WalletRpcActionRaw extends z.output<typeof walletRpcActionRawObject> {}
 
 /** The decoded view the SDK adds to a `walletRpc` action. */
 export interface WalletRpcDecodedView {
@@ -199,38 +222,48 @@ export interface WalletRpcDecodedView {
   quantities: TypedDataQuantities | null;
 }
 
-/** Adds the decoded view to a raw `walletRpc` action: `signer`, `typedData` and `quantities`. */
-function withDecodedView(action: WalletRpcActionRaw): WalletRpcActionRaw & WalletRpcDecodedView {
-  const typedData = decodeTypedData(action.data.params[1]);
-  return {
-    ...action,
-    signer: action.data.params[0] ?? null,
-    typedData,
-    quantities: typedData ? typedDataQuantities(typedData) : null,
-  };
+/**
+ * A `walletRpc` action, with a decoded view added: `signer` (`params[0]`), `typedData` (parsed `params[1]`, or null
+ * when it is not JSON typed data) and `quantities` (bigint values of the message, or null). The view is not
+ * enumerable: `JSON.stringify(action)` (Express's `res.json`) gives the action exactly as the service sent it, ready
+ * to relay to the wallet.
+ */
+export interface WalletRpcAction extends WalletRpcActionRaw, WalletRpcDecodedView {}
+
+/** Adds the decoded view to a raw `walletRpc` action, as properties that JSON and spreading leave out. */
+function withDecodedView(action: WalletRpcActionRaw): WalletRpcAction {
+  // Read defensively: in tolerant mode a param may have arrived with another type.
+  const params: readonly unknown[] = Array.isArray(action.data.params) ? action.data.params : [];
+  const signer = typeof params[0] === "string" ? params[0] : null;
+  const typedData = decodeTypedData(params[1]);
+  const quantities = typedData ? typedDataQuantities(typedData) : null;
+  return Object.defineProperties(
+    { ...action },
+    {
+      signer: { value: signer, enumerable: false },
+      typedData: { value: typedData, enumerable: false },
+      quantities: { value: quantities, enumerable: false },
+    },
+  ) as WalletRpcAction;
 }
 
 /**
- * A `walletRpc` action, with a decoded view added: `signer` (`params[0]`), `typedData` (parsed `params[1]`, or null
- * when it is not JSON typed data) and `quantities` (bigint values of the message, or null). The raw `data` is kept.
+ * An action of a type this SDK does not know (the service may add types), passed through as received; read its
+ * other fields with `unknownField`. The decoded-view fields of {@link WalletRpcAction} are typed as absent so that
+ * `action.typedData` reads cleanly on any action.
  */
-export type WalletRpcAction = WalletRpcActionRaw & WalletRpcDecodedView;
-
-/**
- * An action of a type this SDK does not know (the service may add types). Passed through as
- * received. The decoded-view fields of {@link WalletRpcAction} are typed as absent so that
- * `action.typedData` reads cleanly after `action.type === "walletRpc"`.
- */
-export type UnknownAction = {
+export interface UnknownAction {
   /** The action type, as sent by the service. */
   type: string;
+  /** The action's data, as sent, when it has some. */
+  data?: JsonValue;
   /** Not present on other action types. */
   signer?: undefined;
   /** Not present on other action types. */
   typedData?: undefined;
   /** Not present on other action types. */
   quantities?: undefined;
-} & { [key: string]: unknown };
+}
 
 /** An action the buyer's wallet must perform: a {@link WalletRpcAction} or an {@link UnknownAction}. */
 export type Action = WalletRpcAction | UnknownAction;
@@ -245,44 +278,42 @@ export type RawAction = WalletRpcActionRaw | UnknownAction;
 
 /**
  * One action, as sent: an object with a string `type`; a `walletRpc` action must also match its documented shape.
- * {@link decodeActions} then adds the decoded view. (Checks on a custom schema rather than a union or a pipe: the
- * same result without those zod classes in the bundle.)
+ * {@link decodeActions} then adds the decoded view.
  */
-export const actionSchema = z
-  .custom<RawAction>(isRecord, {
-    error: (issue) => `must be an object, got ${describeType(issue.input)}`,
-  })
-  .check(
-    z.superRefine((action, ctx) => {
-      const { type } = action as { type?: unknown };
-      if (typeof type !== "string") {
-        const message = type === undefined ? "is required" : `must be a string, got ${describeType(type)}`;
-        ctx.addIssue({ code: "custom", path: ["type"], message });
-      } else if (type === "walletRpc") {
-        const parsed = safeParse(walletRpcActionRawSchema, action, PARSE_CONTEXT);
-        for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue, input: undefined });
-      }
-    }),
-  );
+export const actionSchema: z.ZodMiniType<RawAction> = responseObject({
+  /** The action type: `walletRpc`, or a type added later. */
+  type: z.string(),
+}).check(
+  z.superRefine((action, ctx) => {
+    if (action.type !== "walletRpc") return;
+    const parsed = safeParse(walletRpcActionRawObject, action, PARSE_CONTEXT);
+    for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue, input: undefined });
+  }),
+) as z.ZodMiniType<RawAction>;
 
-/** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
-export const fetchActionResponseSchema = z.looseObject({
+const fetchActionAnswerObject = responseObject({
   /** The actions the buyer's wallet must perform to pay. */
   actions: z.array(actionSchema),
 });
 
-/** The actions built for a payment, each `walletRpc` action with its decoded view. Unknown fields are kept. */
+/** The body of `POST /v1/gateway/payment/{id}/fetch` as sent, before {@link decodeActions}. */
+export interface RawFetchActionResponse extends z.output<typeof fetchActionAnswerObject> {}
+
+/** Body of `POST /v1/gateway/payment/{id}/fetch`: `{ actions }`. Unknown fields are kept. */
+export const fetchActionResponseSchema: z.ZodMiniType<RawFetchActionResponse> = fetchActionAnswerObject;
+
+/** The actions built for a payment (`gateway.fetchAction`), each `walletRpc` action with its decoded view. */
 export interface FetchActionResponse {
   /** The actions the buyer's wallet must perform to pay. */
   actions: Action[];
-  /** Fields the service may add. */
-  [field: string]: unknown;
 }
 
 /** Adds the decoded view to each `walletRpc` action of a parsed `fetchAction` body; other actions stay as sent. */
-export function decodeActions(body: z.output<typeof fetchActionResponseSchema>): FetchActionResponse {
+export function decodeActions(body: RawFetchActionResponse): FetchActionResponse {
   const actions = body.actions.map((action) =>
-    action.type === "walletRpc" ? withDecodedView(action as WalletRpcActionRaw) : (action as UnknownAction),
+    isWalletRpcAction(action as Action)
+      ? withDecodedView(action as WalletRpcActionRaw)
+      : (action as UnknownAction),
   );
   return { ...body, actions };
 }

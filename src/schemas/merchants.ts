@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
-import { openEnum } from "./common.js";
+import { type JsonObject, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -15,36 +15,43 @@ import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** A plausible e-mail address: something, `@`, a domain with a dot; no whitespace. */
-
-/**
- * Input of `merchants.create`: `name` is required (trimmed, non-empty); `email`, when given, must
- * look like an e-mail address. Unknown fields are refused.
- */
-export const createMerchantInputSchema = z.strictObject({
+const createMerchantInputObject = z.strictObject({
   /** Display name, shown to the buyer at checkout. Surrounding whitespace is removed. */
   // The checks look at the trimmed value; toCreateMerchantBody sends it trimmed.
   name: z.string().check(z.refine((name) => name.trim() !== "", { error: "must not be empty" })),
-  /** Contact e-mail. Surrounding whitespace is removed. */
-  email: z.optional(
-    z.string().check(
+  /**
+   * Contact e-mail, required: the document lists `merchantEmail` without saying whether it is optional, so the SDK
+   * takes the reading a strict service would not refuse. Surrounding whitespace is removed.
+   */
+  email: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? 'is required: a contact e-mail, like "billing@shop.example"' : undefined,
+    })
+    .check(
       z.refine((email) => email.trim().length <= 254, { error: "must be at most 254 characters" }),
       z.refine((email) => EMAIL_RE.test(email.trim()), {
         error: 'must be an e-mail address, like "billing@shop.example"',
       }),
     ),
-  ),
 });
 
-/** What `merchants.create` accepts: `{ name, email? }`. */
-export type CreateMerchantInput = z.input<typeof createMerchantInputSchema>;
+/** What `merchants.create` accepts: `{ name, email }`. */
+export interface CreateMerchantInput extends z.input<typeof createMerchantInputObject> {}
+
+/**
+ * Input of `merchants.create`: `name` (trimmed, non-empty) and `email` (an e-mail address), both required. Unknown
+ * fields are refused.
+ */
+export const createMerchantInputSchema: z.ZodMiniType<CreateMerchantInput, CreateMerchantInput> =
+  createMerchantInputObject;
 
 /** The wire body of `POST /v1/merchants`. */
 export interface CreateMerchantBody {
   /** The merchant's display name. */
   merchantName: string;
-  /** The contact e-mail, sent only when given. */
-  merchantEmail?: string;
+  /** The contact e-mail. */
+  merchantEmail: string;
 }
 
 /**
@@ -54,9 +61,7 @@ export interface CreateMerchantBody {
  */
 export function toCreateMerchantBody(input: CreateMerchantInput): CreateMerchantBody {
   const parsed = parseInput(createMerchantInputSchema, input);
-  const body: CreateMerchantBody = { merchantName: parsed.name.trim() };
-  if (parsed.email !== undefined) body.merchantEmail = parsed.email.trim();
-  return body;
+  return { merchantName: parsed.name.trim(), merchantEmail: parsed.email.trim() };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -72,40 +77,19 @@ export const merchantStatusSchema = openEnum(MERCHANT_STATUSES);
 /** A merchant status (open: unknown values are kept as strings). */
 export type MerchantStatus = z.output<typeof merchantStatusSchema>;
 
-/** A merchant with its settlements, as returned by `GET /v1/merchants/{merchantId}`. Unknown fields are kept. */
-export const merchantSchema = z.looseObject({
-  /** Merchant id (`mrch_...`). */
-  id: z.string(),
-  /** Display name. */
-  name: z.string(),
-  /** Contact e-mail, or null. */
-  email: z.nullable(z.string()),
-  /** Merchant status. */
-  status: merchantStatusSchema,
-  /** Logo URL, or null when not set. */
-  iconUrl: z.nullable(z.string()),
-  /** ISO 8601 creation timestamp. */
-  createdAt: z.string(),
-  /** Configured settlement destinations. */
-  settlements: z.looseObject({
-    /** Crypto settlements: an asset paired with a destination account on the same chain. */
-    crypto: z.array(cryptoSettlementSchema),
-    /** Fiat settlements: bank account configurations. */
-    fiat: z.array(fiatSettlementSchema),
-  }),
+const merchantSettlementsObject = responseObject({
+  /** Crypto settlements: an asset paired with a destination account on the same chain. */
+  crypto: z.array(cryptoSettlementSchema),
+  /** Fiat settlements: bank account configurations. */
+  fiat: z.array(fiatSettlementSchema),
 });
 
-/** A merchant with its settlements. */
-export type Merchant = z.output<typeof merchantSchema>;
+/** A merchant's configured settlement destinations, as carried in {@link Merchant.settlements}. */
+export interface MerchantSettlements extends z.output<typeof merchantSettlementsObject> {}
 
-/** Body of `GET /v1/merchants/{merchantId}`: `{ merchant }`. */
-export const retrieveMerchantResponseSchema = z.looseObject({ merchant: merchantSchema });
+const merchantSettlementsSchema: z.ZodMiniType<MerchantSettlements> = merchantSettlementsObject;
 
-/** Body of `GET /v1/merchants/{merchantId}`. */
-export type RetrieveMerchantResponse = z.output<typeof retrieveMerchantResponseSchema>;
-
-/** The merchant returned by `POST /v1/merchants` (fewer fields than {@link merchantSchema}). */
-export const createdMerchantSchema = z.looseObject({
+const createdMerchantObject = responseObject({
   /** Merchant id (`mrch_...`). */
   id: z.string(),
   /** Display name. */
@@ -118,14 +102,43 @@ export const createdMerchantSchema = z.looseObject({
   createdAt: z.string(),
 });
 
-/** The merchant returned by `POST /v1/merchants`. */
-export type CreatedMerchant = z.output<typeof createdMerchantSchema>;
+/** The merchant returned by `POST /v1/merchants`: `{ id, name, email, status, createdAt }`. */
+export interface CreatedMerchant extends z.output<typeof createdMerchantObject> {}
+
+/** The merchant returned by `POST /v1/merchants` (fewer fields than {@link merchantSchema}). */
+export const createdMerchantSchema: z.ZodMiniType<CreatedMerchant> = createdMerchantObject;
+
+const merchantObject = responseObject({
+  ...createdMerchantObject.shape,
+  /** Logo URL, or null when not set. */
+  iconUrl: z.nullable(z.string()),
+  /** Configured settlement destinations. */
+  settlements: merchantSettlementsSchema,
+});
+
+/** A merchant with its settlements (`merchants.retrieve`). */
+export interface Merchant extends z.output<typeof merchantObject> {}
+
+/** A merchant with its settlements, as returned by `GET /v1/merchants/{merchantId}`. Unknown fields are kept. */
+export const merchantSchema: z.ZodMiniType<Merchant> = merchantObject;
+
+const retrieveMerchantResponseObject = responseObject({ merchant: merchantSchema });
+
+/** Body of `GET /v1/merchants/{merchantId}`: `{ merchant }`. */
+export interface RetrieveMerchantResponse extends z.output<typeof retrieveMerchantResponseObject> {}
+
+/** Body of `GET /v1/merchants/{merchantId}`: `{ merchant }`. */
+export const retrieveMerchantResponseSchema: z.ZodMiniType<RetrieveMerchantResponse> =
+  retrieveMerchantResponseObject;
+
+const createMerchantResponseObject = responseObject({ merchant: createdMerchantSchema });
 
 /** Body of `POST /v1/merchants`: `{ merchant }`. */
-export const createMerchantResponseSchema = z.looseObject({ merchant: createdMerchantSchema });
+export interface CreateMerchantResponse extends z.output<typeof createMerchantResponseObject> {}
 
-/** Body of `POST /v1/merchants`. */
-export type CreateMerchantResponse = z.output<typeof createMerchantResponseSchema>;
+/** Body of `POST /v1/merchants`: `{ merchant }`. */
+export const createMerchantResponseSchema: z.ZodMiniType<CreateMerchantResponse> =
+  createMerchantResponseObject;
 
 /** True for a query parameter's value: sent as its string form; `undefined` is left out. */
 function isQueryValue(value: unknown): boolean {
@@ -159,17 +172,22 @@ export const listMerchantsQuerySchema = z.optional(
 /** Query parameters of `merchants.list`, passed through as given. */
 export type ListMerchantsQuery = z.input<typeof listMerchantsQuerySchema>;
 
-/** One item of `GET /v1/merchants`; its shape is not documented, so every field is kept as is. */
-export const merchantListItemSchema = z.looseObject({});
+/**
+ * One item of the merchant list. The document does not show its shape, so it is a JSON object as sent (the items of
+ * the bundled mock, and likely of the service, are merchants: narrow with your own checks before use).
+ */
+export interface MerchantListItem extends JsonObject {}
 
-/** One item of the merchant list (shape not documented by the service). */
-export type MerchantListItem = z.output<typeof merchantListItemSchema>;
+/** One item of `GET /v1/merchants`: any JSON object, kept as sent. */
+export const merchantListItemSchema: z.ZodMiniType<MerchantListItem> = z.custom<MerchantListItem>(isRecord);
 
-/** Body of `GET /v1/merchants`: `{ data: [...] }` (possibly empty). */
-export const listMerchantsResponseSchema = z.looseObject({
+const listMerchantsResponseObject = responseObject({
   /** The account's merchants; empty when there are none. */
   data: z.array(merchantListItemSchema),
 });
 
-/** Body of `GET /v1/merchants`. */
-export type ListMerchantsResponse = z.output<typeof listMerchantsResponseSchema>;
+/** Body of `GET /v1/merchants`: `{ data }`, the items in the shape the service sends. */
+export interface ListMerchantsResponse extends z.output<typeof listMerchantsResponseObject> {}
+
+/** Body of `GET /v1/merchants`: `{ data: [...] }` (possibly empty). */
+export const listMerchantsResponseSchema: z.ZodMiniType<ListMerchantsResponse> = listMerchantsResponseObject;

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type * as z from "zod/mini";
+import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
 import { InputValidationError, type ResponseIssue } from "../errors.js";
 import { inputIssue } from "../validate/issues.js";
@@ -44,6 +44,8 @@ export const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: err
 interface FlatIssue {
   path: PathKey[];
   message: string;
+  /** For a value of the wrong type: the type the schema expected (`string`, `object`, `array`, ...). */
+  expected?: string;
 }
 
 /** Turns zod issues into one entry per offending field: unknown keys become one entry per key. */
@@ -54,7 +56,9 @@ function flatten(issues: readonly Issue[], prefix: PathKey[] = []): FlatIssue[] 
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) out.push({ path: [...path, key], message: "is not a known field" });
     } else {
-      out.push({ path, message: messageOf(issue) });
+      const flat: FlatIssue = { path, message: messageOf(issue) };
+      if (issue.code === "invalid_type") flat.expected = issue.expected;
+      out.push(flat);
     }
   }
   return out;
@@ -113,13 +117,19 @@ export function parseResponse<S extends Schema>(schema: S, body: unknown): Respo
   return { success: false, issues: toResponseIssues(parsed.error) };
 }
 
-/** One deviation found in tolerant reading: where, what the document leads us to expect, what arrived (described). */
+/**
+ * One deviation from the interface document found while reading a response in tolerant mode: where, what the
+ * document leads the SDK to expect there, and what arrived, described (never the value of a string).
+ */
 export interface Drift {
-  /** Dotted path in the body (`""` for the body as a whole). */
+  /** Dotted path in the body (`""` for the body as a whole), for example `settlements.crypto.0.id`. */
   path: string;
-  /** What was expected there. */
+  /** What was expected there, for example `a string` or `null when isFinal is true`. */
   expected: string;
-  /** What arrived, described by type or a short value; never a whole value. */
+  /**
+   * What arrived: `missing`, `null`, a boolean, a number (at most 40 characters), `a string (N characters)`,
+   * `an array (N items)` or `an object`. A string's content is never quoted: it could hold a secret.
+   */
   received: string;
 }
 
@@ -128,22 +138,107 @@ export type ResponseReading<T> =
   | { success: true; data: T; drift: readonly Drift[] }
   | { success: false; issues: ResponseIssue[] };
 
+/** The reading modes of {@link readResponse}. */
+export type ReadingMode = "strict" | "tolerant";
+
 /**
- * Reads a response body in the client's mode. `strict`: any deviation fails. `tolerant`: what arrived is returned
- * with each deviation as a {@link Drift}, except where a money rule would relax (those still fail).
+ * Reads a response body in the client's mode.
  *
- * CONTRACT for the policy (core): call it once per 2xx body; on `success: false` throw `ResponseValidationError`;
- * report each `drift` entry as a `DriftEvent`.
+ * - `strict`: any deviation from the interface document fails.
+ * - `tolerant`: what arrived is returned, each deviation reported as a {@link Drift}, one per field. No value is
+ *   invented: a missing field stays missing, a mistyped one keeps the type it arrived with. Only the structure is
+ *   kept: where the document shows an object or an array (the body itself, `merchant`, `settlements.crypto`, an
+ *   item of `actions`, ...), one must arrive, or the reading fails as in strict mode (code that walks into it would
+ *   otherwise throw a `TypeError`). Money rules never relax: a contradictory status answer (say `succeeded` with
+ *   `isFinal: false`) is returned as it arrived, with drift, never "fixed"; it reads as fulfillable only when
+ *   `status` is `succeeded` and `isFinal` is `true` (see `isFulfillable`).
+ *
+ * CONTRACT for the policy (core): call it once per 2xx body; on `success: false` throw `ResponseValidationError`
+ * with `issues`; report each `drift` entry as a `DriftEvent` (it holds no secret: strings are described, never
+ * quoted). `drift` is always empty in strict mode.
  */
 export function readResponse<S extends Schema>(
   schema: S,
   body: unknown,
-  mode: "strict" | "tolerant",
+  mode: ReadingMode,
 ): ResponseReading<z.output<S>> {
-  const parsed = parseResponse(schema, body);
-  if (parsed.success) return { success: true, data: parsed.data, drift: [] };
-  if (mode === "strict") return parsed;
-  // Placeholder until the schemas say which deviations a money rule forbids: every deviation is drift.
-  const drift = parsed.issues.map((issue) => ({ path: issue.path, expected: issue.message, received: "" }));
-  return { success: true, data: body as z.output<S>, drift };
+  const parsed = safeParse(schema, body, PARSE_CONTEXT);
+  if (parsed.success) return { success: true, data: parsed.data as z.output<S>, drift: [] };
+  const issues = flatten(parsed.error.issues);
+  const failed = { success: false as const, issues: issues.map(toResponseIssue) };
+  if (mode === "strict" || issues.some(breaksStructure)) return failed;
+  const drift = issues.map((issue) => toDrift(issue, body));
+  const finish = finishers.get(schema);
+  return { success: true, data: (finish ? finish(body) : body) as z.output<S>, drift };
+}
+
+function toResponseIssue(issue: FlatIssue): ResponseIssue {
+  return { path: dotted(issue.path), message: issue.message };
+}
+
+/** True when an object or an array was expected and something else arrived (or the body as a whole is wrong). */
+function breaksStructure(issue: FlatIssue): boolean {
+  return issue.path.length === 0 || issue.expected === "object" || issue.expected === "array";
+}
+
+function toDrift(issue: FlatIssue, body: unknown): Drift {
+  return {
+    path: dotted(issue.path),
+    expected: expectedOf(issue),
+    received: describeReceived(valueAt(body, issue.path)),
+  };
+}
+
+/** What was expected, worded without a subject: `a string`, `null when isFinal is true`, `present on ...`. */
+function expectedOf(issue: FlatIssue): string {
+  if (issue.expected !== undefined && /^(is required|must be an? )/.test(issue.message)) {
+    return article(issue.expected);
+  }
+  if (issue.message.startsWith("must be ")) return issue.message.slice("must be ".length);
+  if (issue.message.startsWith("is required")) return `present${issue.message.slice("is required".length)}`;
+  return issue.message;
+}
+
+function valueAt(body: unknown, path: readonly PathKey[]): unknown {
+  let value = body;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+const MAX_RECEIVED_CHARS = 40;
+
+/** Describes a value that arrived: by type, or by value for a boolean or a number; a string only by its length. */
+export function describeReceived(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null || typeof value === "boolean") return String(value);
+  if (typeof value === "number") return String(value).slice(0, MAX_RECEIVED_CHARS);
+  if (typeof value === "string") return `a string (${value.length} characters)`;
+  if (Array.isArray(value)) return `an array (${value.length} items)`;
+  return describeType(value);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finished responses
+// ---------------------------------------------------------------------------------------------
+
+type Finish = (value: unknown) => unknown;
+
+/** The finishing step of each schema built by {@link finishing}, to run on a body read tolerantly too. */
+const finishers = new WeakMap<Schema, Finish>();
+
+/**
+ * A response schema whose parsed value is then finished by `finish` (for example: the SDK's stable names for a
+ * field whose name the document leaves open, or a decoded view). In tolerant mode `finish` also runs on a body that
+ * did not fully match `schema` (its structure did), so it must read leaves defensively and never invent a value.
+ */
+export function finishing<S extends Schema, T>(
+  schema: S,
+  finish: (value: z.output<S>) => T,
+): z.ZodMiniType<T, z.input<S>> {
+  const finished = z.pipe(schema, z.transform(finish));
+  finishers.set(finished, finish as Finish);
+  return finished;
 }

@@ -5,21 +5,22 @@
  * @module
  */
 import * as z from "zod/mini";
+import { isHttpsUrl } from "../validate/rules.js";
 import {
   amountSchema,
   iso4217AmountInputSchema,
   nonEmptyStringSchema,
   type OpenEnum,
   openEnum,
+  responseObject,
 } from "./common.js";
-import { parseInput } from "./parse.js";
+import { finishing, parseInput } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input
 // ---------------------------------------------------------------------------------------------
 
-/** Input of `payments.create`: the merchant's order id and an `iso4217/...` amount in minor units. */
-export const createPaymentInputSchema = z.strictObject({
+const createPaymentInputObject = z.strictObject({
   /** The merchant's own order identifier (non-empty; sent as given). */
   referenceId: nonEmptyStringSchema,
   /** The requested amount, `{ unit: "iso4217/USD", value: "1050" }`. */
@@ -27,7 +28,11 @@ export const createPaymentInputSchema = z.strictObject({
 });
 
 /** What `payments.create` accepts: `{ referenceId, amount }`. */
-export type CreatePaymentInput = z.input<typeof createPaymentInputSchema>;
+export interface CreatePaymentInput extends z.input<typeof createPaymentInputObject> {}
+
+/** Input of `payments.create`: the merchant's order id and an `iso4217/...` amount in minor units. */
+export const createPaymentInputSchema: z.ZodMiniType<CreatePaymentInput, CreatePaymentInput> =
+  createPaymentInputObject;
 
 /** The wire body of `POST /v1/payments`. */
 export interface CreatePaymentBody {
@@ -52,16 +57,106 @@ export function toCreatePaymentBody(input: CreatePaymentInput): CreatePaymentBod
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Body of `POST /v1/payments`: the payment `id` plus the wallet link, whose field name is not
- * documented; every other field is kept as is.
+ * The fields that may hold the buyer's wallet link in the answer of `POST /v1/payments`, in the order they are
+ * tried (the document leaves the link's field name open). The exact word first, then names that say "wallet", then
+ * "payment", then generic names, then the names of a portal address.
  */
-export const createPaymentResponseSchema = z.looseObject({
-  /** Payment id (`pay_...`). */
-  id: z.string(),
-});
+export const WALLET_LINK_FIELDS = [
+  "link",
+  "walletLink",
+  "walletUrl",
+  "deepLink",
+  "paymentLink",
+  "paymentUrl",
+  "url",
+  "uri",
+  "checkoutUrl",
+  "gatewayUrl",
+] as const;
 
-/** Body of `POST /v1/payments`. */
-export type CreatePaymentResponse = z.output<typeof createPaymentResponseSchema>;
+/** An absolute URI: a scheme, a colon, then no whitespace (`https://...`, `ethereum:0x...@8453/transfer?...`). */
+const ABSOLUTE_URI_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
+
+/** Wallet URI schemes recognised in a field whose name is not in {@link WALLET_LINK_FIELDS}. */
+const WALLET_URI_RE = /^(ethereum|solana|bitcoin|litecoin|tron|wc):\S+$/i;
+
+/**
+ * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds an
+ * absolute URI; else the one other top-level string field that holds an `https:` URL or a wallet URI (`ethereum:`,
+ * `solana:`, `bitcoin:`, `litecoin:`, `tron:`, `wc:`), if there is exactly one (two would be a guess).
+ *
+ * @returns The link, or `undefined` when there is none (or more than one candidate outside the named fields).
+ */
+export function findWalletLink(answer: Record<string, unknown>): string | undefined {
+  for (const field of WALLET_LINK_FIELDS) {
+    const value = answer[field];
+    if (typeof value === "string" && ABSOLUTE_URI_RE.test(value)) return value;
+  }
+  const named = new Set<string>([...WALLET_LINK_FIELDS, "id", "paymentId"]);
+  const others = Object.entries(answer).filter(
+    ([field, value]) =>
+      !named.has(field) && typeof value === "string" && (isHttpsUrl(value) || WALLET_URI_RE.test(value)),
+  );
+  return others.length === 1 ? (others[0]?.[1] as string) : undefined;
+}
+
+/** The answer of `POST /v1/payments` as sent: the id under `id` or `paymentId`, and a wallet link somewhere. */
+const createPaymentAnswerSchema = z
+  .looseObject({
+    /** Payment id (`pay_...`), as the document names it. */
+    id: z.optional(z.string()),
+    /** Payment id, as the checkout creation names it. */
+    paymentId: z.optional(z.string()),
+  })
+  .check(
+    z.superRefine((answer, ctx) => {
+      if (answer.id === undefined && answer.paymentId === undefined) {
+        ctx.addIssue({ code: "custom", path: ["id"], message: "is required (as id or paymentId)" });
+      } else if (
+        answer.id !== undefined &&
+        answer.paymentId !== undefined &&
+        answer.id !== answer.paymentId
+      ) {
+        ctx.addIssue({ code: "custom", path: ["paymentId"], message: "must equal id when both are sent" });
+      }
+      if (findWalletLink(answer) === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["link"],
+          message: `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
+        });
+      }
+    }),
+  );
+
+/**
+ * A created payment (`payments.create`), under names that do not depend on how the service spells them. The
+ * service's own fields are kept too, as sent.
+ */
+export interface CreatePaymentResponse {
+  /** Payment id (`pay_...`): the answer's `id`, or its `paymentId` when it has no `id`. Store it with the order. */
+  id: string;
+  /**
+   * The link the buyer opens in a wallet, to render as a QR code or a button: an `https:` URL or a wallet URI (such
+   * as `ethereum:...`). Where it is found: {@link findWalletLink}.
+   */
+  link: string;
+}
+
+/** Gives the answer its stable names; in tolerant mode a name whose value is not there stays absent. */
+function toCreatedPayment(answer: Record<string, unknown>): CreatePaymentResponse {
+  const created: Record<string, unknown> = { ...answer };
+  if (created.id === undefined && typeof answer.paymentId === "string") created.id = answer.paymentId;
+  const link = findWalletLink(answer);
+  if (link !== undefined) created.link = link;
+  return created as unknown as CreatePaymentResponse;
+}
+
+/**
+ * Body of `POST /v1/payments`, read into a {@link CreatePaymentResponse}: the id from `id` or `paymentId`, the wallet
+ * link from the first field that holds one (see {@link findWalletLink}). Every other field is kept as sent.
+ */
+export const createPaymentResponseSchema = finishing(createPaymentAnswerSchema, toCreatedPayment);
 
 /** Every payment status the interface documents. Others may appear and still parse. */
 export const PAYMENT_STATUSES = [
@@ -98,88 +193,102 @@ export const paymentStatusSchema = openEnum(PAYMENT_STATUSES);
 /** A payment status: a documented one, or another string the service may add. */
 export type PaymentStatus = OpenEnum<KnownPaymentStatus>;
 
-/** `info` of a status result: on a succeeded payment it holds `txId` and `optionAmount`. */
-export const paymentInfoSchema = z.looseObject({
+const paymentInfoObject = responseObject({
   /** Transaction id; in test mode synthetic (`test:<payment_id>`). */
   txId: z.optional(z.string()),
   /** The amount in the paid asset (`caip19/...` unit). */
   optionAmount: z.optional(amountSchema),
 });
 
-/** Extra information on a status result (shape documented for succeeded payments only). */
-export type PaymentInfo = z.output<typeof paymentInfoSchema>;
+/** Extra information on a status result: on a succeeded payment, `txId` and `optionAmount`. */
+export interface PaymentInfo extends z.output<typeof paymentInfoObject> {}
+
+/** `info` of a status result: on a succeeded payment it holds `txId` and `optionAmount`. */
+export const paymentInfoSchema: z.ZodMiniType<PaymentInfo> = paymentInfoObject;
+
+/** The status result's own rules: `isFinal` agrees with `status`, no hint once final, proof on success. */
+function checkStatusRules(
+  result: PaymentStatusResult,
+  ctx: z.core.$RefinementCtx<PaymentStatusResult>,
+): void {
+  const terminal = isTerminalPaymentStatus(result.status);
+  if (result.isFinal !== terminal) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["isFinal"],
+      message: `must be ${terminal} when status is "${result.status}"`,
+    });
+  }
+  if (result.isFinal && result.pollInMs != null) {
+    ctx.addIssue({ code: "custom", path: ["pollInMs"], message: "must be null when isFinal is true" });
+  }
+  if (result.status !== "succeeded") return;
+  if (typeof result.info?.txId !== "string") {
+    ctx.addIssue({ code: "custom", path: ["info", "txId"], message: "is required on a succeeded payment" });
+  }
+  const amount = result.info?.optionAmount;
+  if (amount === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["info", "optionAmount"],
+      message: "is required on a succeeded payment",
+    });
+  } else if (!amount.unit.startsWith("caip19/")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["info", "optionAmount", "unit"],
+      message: 'must be a "caip19/..." unit',
+    });
+  }
+}
+
+const paymentStatusResultObject = responseObject({
+  /** Payment status. */
+  status: paymentStatusSchema,
+  /** True when `status` is terminal. */
+  isFinal: z.boolean(),
+  /** Milliseconds to wait before polling again; null (or absent) once final. */
+  pollInMs: z.optional(
+    z.nullable(
+      z.custom<number>((ms) => Number.isSafeInteger(ms) && (ms as number) >= 0, {
+        error: "must be a non-negative integer (milliseconds)",
+      }),
+    ),
+  ),
+  /** Present on a succeeded payment. */
+  info: z.optional(z.nullable(paymentInfoSchema)),
+});
 
 /**
- * The payment status result (`GET /v1/payments/{id}/status` and
- * `GET /v1/merchant/payment/{paymentId}/status`). The interface rule is enforced: `isFinal` is
- * true exactly when `status` is terminal, and then `pollInMs` is null or absent; an unknown status
- * claiming to be final is refused, so an unknown status is never treated as final. A succeeded
- * result must carry `info.txId` and `info.optionAmount` (`caip19/...` unit).
+ * A payment status result. Fulfil an order only when {@link isFulfillable} says so (`status` is `succeeded` and
+ * `isFinal` is `true`); stop polling on `isFinal === true` with a terminal status.
  */
-export const paymentStatusResultSchema = z
-  .looseObject({
-    /** Payment status. */
-    status: paymentStatusSchema,
-    /** True when `status` is terminal. */
-    isFinal: z.boolean(),
-    /** Milliseconds to wait before polling again; null (or absent) once final. */
-    pollInMs: z.optional(
-      z.nullable(
-        z.custom<number>((ms) => Number.isSafeInteger(ms) && (ms as number) >= 0, {
-          error: "must be a non-negative integer (milliseconds)",
-        }),
-      ),
-    ),
-    /** Present on a succeeded payment. */
-    info: z.optional(z.nullable(paymentInfoSchema)),
-  })
-  .check(
-    z.superRefine((result, ctx) => {
-      const terminal = isTerminalPaymentStatus(result.status);
-      if (result.isFinal !== terminal) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["isFinal"],
-          message: `must be ${terminal} when status is "${result.status}"`,
-        });
-      }
-      if (result.isFinal && result.pollInMs != null) {
-        ctx.addIssue({ code: "custom", path: ["pollInMs"], message: "must be null when isFinal is true" });
-      }
-      if (result.status === "succeeded") {
-        if (typeof result.info?.txId !== "string") {
-          ctx.addIssue({
-            code: "custom",
-            path: ["info", "txId"],
-            message: "is required on a succeeded payment",
-          });
-        }
-        const amount = result.info?.optionAmount;
-        if (amount === undefined) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["info", "optionAmount"],
-            message: "is required on a succeeded payment",
-          });
-        } else if (!amount.unit.startsWith("caip19/")) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["info", "optionAmount", "unit"],
-            message: 'must be a "caip19/..." unit',
-          });
-        }
-      }
-    }),
-  );
+export interface PaymentStatusResult extends z.output<typeof paymentStatusResultObject> {}
 
-/** A payment status result. Use `isFinal` (or {@link isTerminalPaymentStatus}) to stop polling. */
-export type PaymentStatusResult = z.output<typeof paymentStatusResultSchema>;
+/**
+ * The payment status result (`GET /v1/payments/{id}/status` and `GET /v1/merchant/payment/{paymentId}/status`). The
+ * interface rule is checked: `isFinal` is true exactly when `status` is terminal, and then `pollInMs` is null or
+ * absent; a succeeded result carries `info.txId` and `info.optionAmount` (`caip19/...` unit). Read strictly, a
+ * deviation fails; read tolerantly, the answer is returned as it arrived and each deviation is drift (an unknown
+ * status claiming to be final is then still never final for {@link isFulfillable} or the polling).
+ */
+export const paymentStatusResultSchema: z.ZodMiniType<PaymentStatusResult> = paymentStatusResultObject.check(
+  z.superRefine(checkStatusRules),
+);
+
+/**
+ * True only when the payment succeeded and the answer says so finally: `status` is `succeeded` and `isFinal` is
+ * `true`. The one reading on which to fulfil an order; a contradictory answer (read in tolerant mode) is never
+ * fulfillable.
+ */
+export function isFulfillable(result: Pick<PaymentStatusResult, "status" | "isFinal">): boolean {
+  return result.status === "succeeded" && result.isFinal === true;
+}
 
 /** The known cancellation reasons. Others may appear and still parse. */
 export const CANCELLATION_REASONS = ["cancelled_by_merchant"] as const;
 
-/** Body of `POST /v1/payments/{id}/cancel`. Unknown fields are kept. */
-export const cancellationResultSchema = z.looseObject({
+const cancellationResultObject = responseObject({
   /** ISO 8601 timestamp of the cancellation. */
   cancelledAt: z.string(),
   /** Why it was cancelled (open: `cancelled_by_merchant` or a later value). */
@@ -190,5 +299,8 @@ export const cancellationResultSchema = z.looseObject({
   status: paymentStatusSchema,
 });
 
-/** The result of cancelling a payment. */
-export type CancellationResult = z.output<typeof cancellationResultSchema>;
+/** The result of cancelling a payment: `{ cancelledAt, cancelledReason, paymentId, status }`. */
+export interface CancellationResult extends z.output<typeof cancellationResultObject> {}
+
+/** Body of `POST /v1/payments/{id}/cancel`. Unknown fields are kept. */
+export const cancellationResultSchema: z.ZodMiniType<CancellationResult> = cancellationResultObject;

@@ -5,25 +5,37 @@
  * @module
  */
 import * as z from "zod/mini";
-import { CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema } from "./common.js";
+import {
+  CAIP10_RE,
+  CAIP19_RE,
+  caip10Schema,
+  caip19Schema,
+  type JsonValue,
+  jsonValueSchema,
+  responseObject,
+} from "./common.js";
 import { parseInput } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
 // ---------------------------------------------------------------------------------------------
 
+const cryptoSettlementInputObject = z.strictObject({
+  /** CAIP-19 asset id of the token to settle in, e.g. `eip155:1/erc20:0x…`. */
+  asset: caip19Schema,
+  /** CAIP-10 account that receives the funds, on the same chain as `asset`. */
+  destination: caip10Schema,
+});
+
+/** One crypto settlement to register: `{ asset, destination }`. */
+export interface CryptoSettlementInput extends z.input<typeof cryptoSettlementInputObject> {}
+
 /**
  * One crypto settlement to register: a CAIP-19 `asset` and a CAIP-10 `destination` on the same
  * chain (same CAIP-2 chain id). A mismatch is reported on `destination`.
  */
-export const cryptoSettlementInputSchema = z
-  .strictObject({
-    /** CAIP-19 asset id of the token to settle in, e.g. `eip155:1/erc20:0x…`. */
-    asset: caip19Schema,
-    /** CAIP-10 account that receives the funds, on the same chain as `asset`. */
-    destination: caip10Schema,
-  })
-  .check(
+export const cryptoSettlementInputSchema: z.ZodMiniType<CryptoSettlementInput, CryptoSettlementInput> =
+  cryptoSettlementInputObject.check(
     z.superRefine((value, ctx) => {
       // Group 1 of both patterns is the CAIP-2 chain id; a malformed id is already reported on its own field.
       const assetChain = CAIP19_RE.exec(value.asset)?.[1];
@@ -36,9 +48,6 @@ export const cryptoSettlementInputSchema = z
       });
     }),
   );
-
-/** One crypto settlement to register: `{ asset, destination }`. */
-export type CryptoSettlementInput = z.input<typeof cryptoSettlementInputSchema>;
 
 /** The key under which two asset ids are the same asset (EVM hex addresses compare case-insensitively). */
 function assetKey(asset: string): string {
@@ -79,7 +88,7 @@ export const createCryptoSettlementsInputSchema = z
   );
 
 /** What `settlements.createCrypto` accepts: a non-empty array of `{ asset, destination }`. */
-export type CreateCryptoSettlementsInput = z.input<typeof createCryptoSettlementsInputSchema>;
+export type CreateCryptoSettlementsInput = readonly CryptoSettlementInput[];
 
 /** The wire body of `POST /v1/merchants/{merchantId}/settlements/crypto`. */
 export interface CreateCryptoSettlementsBody {
@@ -100,17 +109,22 @@ export function toCreateCryptoSettlementsBody(
   return { settlements: parseInput(createCryptoSettlementsInputSchema, settlements, "settlements") };
 }
 
-/**
- * Input of `settlements.updateCrypto`: the new CAIP-10 `destination` of an already registered asset.
- * The asset is not known here, so the same-chain rule cannot be checked before sending.
- */
-export const updateCryptoSettlementInputSchema = z.strictObject({
+const updateCryptoSettlementInputObject = z.strictObject({
   /** The new CAIP-10 destination account, on the same chain as the registered asset. */
   destination: caip10Schema,
 });
 
 /** What `settlements.updateCrypto` accepts: `{ destination }`. */
-export type UpdateCryptoSettlementInput = z.input<typeof updateCryptoSettlementInputSchema>;
+export interface UpdateCryptoSettlementInput extends z.input<typeof updateCryptoSettlementInputObject> {}
+
+/**
+ * Input of `settlements.updateCrypto`: the new CAIP-10 `destination` of an already registered asset.
+ * The asset is not known here, so the same-chain rule cannot be checked before sending.
+ */
+export const updateCryptoSettlementInputSchema: z.ZodMiniType<
+  UpdateCryptoSettlementInput,
+  UpdateCryptoSettlementInput
+> = updateCryptoSettlementInputObject;
 
 /** The wire body of `PUT /v1/merchants/{merchantId}/settlements/crypto/{id}` (not documented; our choice). */
 export interface UpdateCryptoSettlementBody {
@@ -133,8 +147,7 @@ export function toUpdateCryptoSettlementBody(
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/** A crypto settlement as returned by the service. Unknown fields are kept. */
-export const cryptoSettlementSchema = z.looseObject({
+const cryptoSettlementObject = responseObject({
   /** Crypto settlement id (`crypto_...`). */
   id: z.string(),
   /** CAIP-19 asset id. */
@@ -143,11 +156,13 @@ export const cryptoSettlementSchema = z.looseObject({
   destination: z.string(),
 });
 
-/** A registered crypto settlement. */
-export type CryptoSettlement = z.output<typeof cryptoSettlementSchema>;
+/** A registered crypto settlement: `{ id, asset, destination }`. */
+export interface CryptoSettlement extends z.output<typeof cryptoSettlementObject> {}
 
-/** A fiat settlement as returned by the service. Its `status` and `bankType` values are not documented. */
-export const fiatSettlementSchema = z.looseObject({
+/** A crypto settlement as returned by the service. Unknown fields are kept. */
+export const cryptoSettlementSchema: z.ZodMiniType<CryptoSettlement> = cryptoSettlementObject;
+
+const fiatSettlementObject = responseObject({
   /** Fiat settlement config id (`fiat_...`). */
   id: z.string(),
   /** Fiat settlement status (values not documented). */
@@ -156,22 +171,39 @@ export const fiatSettlementSchema = z.looseObject({
   bankType: z.string(),
 });
 
-/** A configured fiat settlement. */
-export type FiatSettlement = z.output<typeof fiatSettlementSchema>;
+/** A configured fiat settlement: `{ id, status, bankType }` (their values are not documented). */
+export interface FiatSettlement extends z.output<typeof fiatSettlementObject> {}
 
-/** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
-export const settlementsListSchema = z.looseObject({
+/** A fiat settlement as returned by the service. Unknown fields are kept. */
+export const fiatSettlementSchema: z.ZodMiniType<FiatSettlement> = fiatSettlementObject;
+
+const settlementsListObject = responseObject({
   /** Fiat settlements: bank account configurations. */
   fiat: z.array(fiatSettlementSchema),
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
   crypto: z.array(cryptoSettlementSchema),
 });
 
-/** The merchant's configured settlement destinations. */
-export type SettlementsList = z.output<typeof settlementsListSchema>;
+/** The merchant's configured settlement destinations (`settlements.list`): `{ fiat, crypto }`. */
+export interface SettlementsList extends z.output<typeof settlementsListObject> {}
+
+/** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
+export const settlementsListSchema: z.ZodMiniType<SettlementsList> = settlementsListObject;
+
+/**
+ * The answer of `settlements.createCrypto`: the document does not show it, so it is the JSON the service sent.
+ */
+export type CreateCryptoSettlementsResponse = JsonValue;
 
 /** Body of `POST .../settlements/crypto`: not documented, so whatever JSON came back is returned. */
-export const createCryptoSettlementsResponseSchema = z.unknown();
+export const createCryptoSettlementsResponseSchema: z.ZodMiniType<CreateCryptoSettlementsResponse> =
+  jsonValueSchema;
+
+/**
+ * The answer of `settlements.updateCrypto`: the document does not show it, so it is the JSON the service sent.
+ */
+export type UpdateCryptoSettlementResponse = JsonValue;
 
 /** Body of `PUT .../settlements/crypto/{id}`: not documented, so whatever JSON came back is returned. */
-export const updateCryptoSettlementResponseSchema = z.unknown();
+export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> =
+  jsonValueSchema;

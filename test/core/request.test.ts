@@ -68,7 +68,7 @@ describe("headers", () => {
     mock.respond(json(CREATED));
     const merchants = client().merchants;
     await merchants.create({ name: "Shop", email: "a@shop.example" });
-    await merchants.create({ name: "Shop" });
+    await merchants.create({ name: "Shop", email: "billing@shop.example" });
     const [first, second] = mock.requests;
     expect(first?.headers.get("content-type")).toBe("application/json");
     expect(JSON.parse(first?.body ?? "")).toEqual({ merchantName: "Shop", merchantEmail: "a@shop.example" });
@@ -80,7 +80,10 @@ describe("headers", () => {
 
   it("uses the caller's Idempotency-Key when given", async () => {
     mock.respond(json(CREATED));
-    await client().merchants.create({ name: "Shop" }, { idempotencyKey: "order-42-merchant" });
+    await client().merchants.create(
+      { name: "Shop", email: "billing@shop.example" },
+      { idempotencyKey: "order-42-merchant" },
+    );
     expect(mock.requests[0]?.headers.get("idempotency-key")).toBe("order-42-merchant");
   });
 
@@ -107,7 +110,7 @@ describe("headers", () => {
   it("passes extra headers, lower-cased, beside the SDK's own", async () => {
     mock.respond(json(CREATED));
     await client().merchants.create(
-      { name: "Shop" },
+      { name: "Shop", email: "billing@shop.example" },
       { idempotencyKey: "k1", headers: { "X-Trace": "t-1" } },
     );
     const headers = mock.requests[0]?.headers;
@@ -269,7 +272,7 @@ describe("retries", () => {
 
   it("retries a POST under its idempotency key, sending the same key on every attempt", async () => {
     mock.respond(apiError(503, "unavailable"), networkError(), json(CREATED));
-    const merchant = await client().merchants.create({ name: "Shop" });
+    const merchant = await client().merchants.create({ name: "Shop", email: "billing@shop.example" });
     expect(merchant.id).toBe("mrch_1");
     const keys = mock.requests.map((r) => r.headers.get("idempotency-key"));
     expect(keys).toHaveLength(3);

@@ -64,7 +64,7 @@ const OPERATIONS: Operation[] = [
     alwaysKeyed: true,
     opaque: false,
     okBody: { merchant: { ...CREATED_MERCHANT.merchant, id: MERCHANT_ID } },
-    call: (c, o) => c.merchants.create({ name: "Shop" }, o),
+    call: (c, o) => c.merchants.create({ name: "Shop", email: "billing@shop.example" }, o),
   },
   {
     name: "merchants.retrieve",

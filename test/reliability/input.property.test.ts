@@ -412,7 +412,10 @@ describe("other fields and options", () => {
             merchantName: name.trim(),
             merchantEmail: address,
           });
-          await expectRefused(() => sdk.merchants.create({ name: " \t " }), "name");
+          await expectRefused(
+            () => sdk.merchants.create({ name: " \t ", email: "billing@shop.example" }),
+            "name",
+          );
           await expectRefused(() => sdk.merchants.create({ name, email: badEmail }), "email");
         },
       ),

@@ -3,6 +3,10 @@
  * values and unknown action types they carry (and extra fields are kept); random, mutated, truncated, non-JSON
  * and deeply nested bodies never end in anything but a resolved value or a ResponseValidationError; error
  * answers always end in an APIError of the right family. An unknown status is never taken as final.
+ *
+ * Issue #12.1, the same bodies read tolerantly: a resolved value (with drift events that quote no string) or a
+ * ResponseValidationError, never another error; a status answer is returned as it arrived (never "fixed"), so a
+ * contradictory one is never fulfillable.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -11,11 +15,15 @@ import {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  type DriftEvent,
   InternalServerError,
+  isFulfillable,
+  MAX_JSON_DEPTH,
   MerchantPaymentsClient,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   TERMINAL_PAYMENT_STATUSES,
 } from "../../src/index.js";
@@ -25,17 +33,23 @@ const RUNS = { numRuns: 100 };
 
 /** The next answer of the fake service. */
 let answer: { status: number; body: string; headers?: Record<string, string> } = { status: 200, body: "{}" };
-const sdk = new MerchantPaymentsClient({
+const drift: DriftEvent[] = [];
+const clientOptions = {
   apiKey: SECRET_KEY,
   baseUrl: "https://api.merchant-payments.test",
   merchantId: "mrch_resp",
   maxRetries: 0,
+  hooks: { onDrift: (event: DriftEvent) => drift.push(event) },
   fetch: async () =>
     new Response(answer.body === "" ? null : answer.body, {
       status: answer.status,
       headers: { "content-type": "application/json", ...answer.headers },
     }),
-});
+};
+const strictSdk = new MerchantPaymentsClient({ ...clientOptions, responseValidation: "strict" });
+const tolerantSdk = new MerchantPaymentsClient({ ...clientOptions, responseValidation: "tolerant" });
+/** The client the next call goes through (each property picks its reading mode). */
+let sdk = strictSdk;
 
 async function respondWith(status: number, body: string, call: () => Promise<unknown>) {
   answer = { status, body };
@@ -156,7 +170,7 @@ const OPS: Op[] = [
   },
   {
     name: "merchants.create",
-    call: () => sdk.merchants.create({ name: "Shop" }),
+    call: () => sdk.merchants.create({ name: "Shop", email: "billing@shop.example" }),
     valid: fc.record({ merchant: createdMerchant }),
     returned: inner,
   },
@@ -175,7 +189,12 @@ const OPS: Op[] = [
   {
     name: "payments.create",
     call: () => sdk.payments.create({ referenceId: "o", amount: { unit: "iso4217/USD", value: "1" } }),
-    valid: withExtras(fc.record({ id: str })),
+    valid: withExtras(
+      fc.record({
+        id: str,
+        link: fc.oneof(fc.webUrl({ validSchemes: ["https"] }), fc.constant("ethereum:0xab@8453?value=1")),
+      }),
+    ),
     returned: top,
   },
   {
@@ -249,6 +268,23 @@ function expectStatusInvariant(name: string, value: unknown) {
 }
 
 /** The call resolved, or failed with a ResponseValidationError describing the body. Nothing else. */
+/** How deep the arrays and objects of a JSON text nest (strings skipped); text that is not JSON counts what it opens. */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "[" || char === "{") deepest = Math.max(deepest, ++depth);
+    else if (char === "]" || char === "}") depth--;
+  }
+  return deepest;
+}
+
 function expectParsedOrRejected(
   op: { name: string },
   result: Awaited<ReturnType<typeof settle>>,
@@ -260,6 +296,12 @@ function expectParsedOrRejected(
     return;
   }
   const error = result.error;
+  if (error instanceof ResponseTooLargeError) {
+    // Nesting past the documented bound is refused as too large, before any value is kept (#12.3).
+    expect(error.limitDepth).toBe(MAX_JSON_DEPTH);
+    expect(nestingOf(body)).toBeGreaterThan(MAX_JSON_DEPTH);
+    return;
+  }
   if (!(error instanceof ResponseValidationError)) throw error;
   expect(error.status).toBe(200);
   expect(error.issues.length).toBeGreaterThan(0);
@@ -396,6 +438,41 @@ describe.each(OPS.map((op) => [op.name, op] as const))("%s", (_name, op) => {
   });
 });
 
+describe.each(OPS.map((op) => [op.name, op] as const))("%s, read tolerantly", (_name, op) => {
+  it("answers a mutated body with the value as it arrived (drift quoting no string) or a ResponseValidationError", async () => {
+    await fc.assert(
+      fc.asyncProperty(op.valid, fc.nat(), mutation, async (valid, pick, change) => {
+        const body = mutate(valid, pick, change);
+        const text = body === undefined ? "" : JSON.stringify(body);
+        sdk = tolerantSdk;
+        drift.length = 0;
+        try {
+          const result = await respondWith(200, text, op.call);
+          if (!result.ok) {
+            expectParsedOrRejected(op, result, text);
+            return;
+          }
+          for (const event of drift) {
+            expect(event.received.length).toBeLessThanOrEqual(40);
+            expect(event.received).not.toMatch(/^"/);
+          }
+          if (op.name.endsWith(".status")) expectReturnedAsArrived(JSON.parse(text), result.value);
+        } finally {
+          sdk = strictSdk;
+        }
+      }),
+      RUNS,
+    );
+  });
+});
+
+/** A status answer read tolerantly is the body as it arrived; it is fulfillable only when it says so plainly. */
+function expectReturnedAsArrived(body: unknown, value: unknown) {
+  expect(value).toStrictEqual(body);
+  const { status, isFinal } = value as { status: unknown; isFinal: unknown };
+  expect(isFulfillable(value as never)).toBe(status === "succeeded" && isFinal === true);
+}
+
 describe("bodies the SDK does not shape", () => {
   it.each(OPAQUE_OPS.map((op) => [op.name, op] as const))(
     "%s returns any JSON as sent",
@@ -414,7 +491,7 @@ describe("bodies the SDK does not shape", () => {
 
 describe("deep nesting", () => {
   it.each([...OPS, ...OPAQUE_OPS].map((op) => [op.name, op] as const))(
-    "%s survives a body nested 10,000 levels deep",
+    "%s refuses a body nested 10,000 levels deep as too deep, and survives it",
     async (_name, op) => {
       const deep = deepJson(10_000);
       for (const text of [

@@ -5,6 +5,7 @@ import {
   InputValidationError,
   isWalletRpcAction,
   ResponseValidationError,
+  unknownField,
 } from "../../src/index.js";
 import { failure } from "../helpers/assertions.js";
 import { testClient as client } from "../helpers/clients.js";
@@ -143,7 +144,7 @@ describe("actions", () => {
     const walletRpc = { ...WALLET_RPC, hint: "sign in wallet" };
     mock.respond(json({ actions: [unknown, walletRpc], expiresInMs: 60_000 }));
     const result = await client().gateway.fetchAction("pay_1");
-    expect(result.expiresInMs).toBe(60_000);
+    expect(unknownField(result, "expiresInMs")).toBe(60_000);
     expect(result.actions[0]).toEqual(unknown);
     expect(isWalletRpcAction(result.actions[0] as Action)).toBe(false);
     expect(result.actions[1]).toMatchObject({ hint: "sign in wallet", signer: BUYER });

@@ -44,7 +44,7 @@ const OPERATIONS: Operation[] = [
     merchantScoped: false,
     hasBody: true,
     alwaysIdempotent: true,
-    call: (c, o) => c.merchants.create({ name: "Shop" }, o),
+    call: (c, o) => c.merchants.create({ name: "Shop", email: "billing@shop.example" }, o),
     answer: json(CREATED_MERCHANT),
   },
   {
@@ -239,7 +239,7 @@ describe("Content-Type", () => {
 describe("bad input is a rejected promise, never a synchronous throw", () => {
   // A caller writing `client.payments.create(x).catch(handle)` relies on getting a promise back.
   const bad: Array<[string, (c: MerchantPaymentsClient) => Promise<unknown>]> = [
-    ["merchants.create", (c) => c.merchants.create({ name: "" })],
+    ["merchants.create", (c) => c.merchants.create({ name: "", email: "billing@shop.example" })],
     ["merchants.retrieve", (c) => c.merchants.retrieve("")],
     ["settlements.list", (c) => c.settlements.list("")],
     ["settlements.createCrypto", (c) => c.settlements.createCrypto("mrch_1", [])],

@@ -100,7 +100,7 @@ describe("merchants.create", () => {
 
   it("sends no merchantEmail when no email is given, and trims the name", async () => {
     mock.respond(json(CREATED));
-    await client().merchants.create({ name: "  Shop  " });
+    await client().merchants.create({ name: "  Shop  ", email: "billing@shop.example" });
     expect(body()).toEqual({ merchantName: "Shop" });
   });
 
@@ -123,7 +123,9 @@ describe("merchants.create", () => {
 
   it("refuses a body whose merchant lacks an id", async () => {
     mock.respond(json({ merchant: { name: "Shop", email: null, status: "active", createdAt: CREATED_AT } }));
-    const error = await failure(() => client().merchants.create({ name: "Shop" }));
+    const error = await failure(() =>
+      client().merchants.create({ name: "Shop", email: "billing@shop.example" }),
+    );
     expect((error as Error).name).toBe("ResponseValidationError");
   });
 });

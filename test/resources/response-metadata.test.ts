@@ -44,7 +44,7 @@ describe("the request id on results", () => {
 describe(".withResponse()", () => {
   it("gives the data and the status, headers and request id of the answer", async () => {
     mock.respond(json(CREATED_MERCHANT, 201, { ...HEADERS, "X-RateLimit-Remaining": "9" }));
-    const promise = client().merchants.create({ name: "Shop" });
+    const promise = client().merchants.create({ name: "Shop", email: "billing@shop.example" });
     expect(promise).toBeInstanceOf(APIPromise);
     expect(promise).toBeInstanceOf(Promise);
     const { data, response } = await promise.withResponse();
@@ -81,7 +81,7 @@ describe(".withResponse()", () => {
     const sdk = client();
     const promises = [
       sdk.merchants.list(),
-      sdk.merchants.create({ name: "Shop" }),
+      sdk.merchants.create({ name: "Shop", email: "billing@shop.example" }),
       sdk.merchants.retrieve("mrch_1"),
       sdk.settlements.list("mrch_1"),
       sdk.payments.status("pay_1"),

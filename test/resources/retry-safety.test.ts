@@ -117,7 +117,11 @@ describe("operations that are safe to repeat are retried after a 503 and a dropp
       (c) => c.settlements.updateCrypto("mrch_1", "crypto_1", { destination: DEST_BASE }),
       json({}),
     ],
-    ["merchants.create (automatic key)", (c) => c.merchants.create({ name: "Shop" }), json(CREATED_MERCHANT)],
+    [
+      "merchants.create (automatic key)",
+      (c) => c.merchants.create({ name: "Shop", email: "billing@shop.example" }),
+      json(CREATED_MERCHANT),
+    ],
     [
       "settlements.createCrypto (automatic key)",
       (c) => c.settlements.createCrypto("mrch_1", [{ asset: USDC_BASE, destination: DEST_BASE }]),

@@ -10,6 +10,7 @@ import {
   type TypedDataQuantities,
   toFetchActionBody,
   toQuantity,
+  unknownField,
 } from "../../src/schemas/index.js";
 import { inputError } from "../helpers/assertions.js";
 import { usdcOnBaseTypedData } from "../helpers/fixtures.js";
@@ -59,7 +60,7 @@ describe("walletRpc actions", () => {
     const [action] = parseActions([raw]);
     if (!action || !isWalletRpcAction(action)) throw new Error("expected a walletRpc action");
     expect(action.data).toEqual(raw.data);
-    expect(action.label).toBe("Pay with USDC");
+    expect(unknownField(action, "label")).toBe("Pay with USDC");
     expect(action.signer).toBe(SIGNER);
     expect(action.typedData?.primaryType).toBe("ReceiveWithAuthorization");
     expect(action.typedData?.domain.verifyingContract).toBe(typedData.domain.verifyingContract);

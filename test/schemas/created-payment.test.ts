@@ -1,0 +1,111 @@
+/**
+ * Issue #12.2: the payment creation answer. The document names "the payment `id` and a link the buyer opens in a
+ * wallet" and leaves the link's field name open, so the SDK reads the reasonable spellings into stable names:
+ * `id` (from `id` or `paymentId`) and `link` (from the first of WALLET_LINK_FIELDS, else the one other field that holds
+ * an https URL or a wallet URI).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type CreatePaymentResponse,
+  createPaymentResponseSchema,
+  findWalletLink,
+  readResponse,
+  unknownField,
+  WALLET_LINK_FIELDS,
+} from "../../src/schemas/index.js";
+
+const LINK = "https://pay.example/p/pay_1";
+
+function read(body: unknown, mode: "strict" | "tolerant" = "strict") {
+  return readResponse(createPaymentResponseSchema, body, mode);
+}
+
+function created(body: unknown): CreatePaymentResponse {
+  const reading = read(body);
+  if (!reading.success) throw new Error(JSON.stringify(reading.issues));
+  return reading.data;
+}
+
+describe("the payment id", () => {
+  it("is read from id", () => {
+    expect(created({ id: "pay_1", link: LINK }).id).toBe("pay_1");
+  });
+
+  it("is read from paymentId when the answer names it so, as the checkout creation does (measured)", () => {
+    const payment = created({ paymentId: "pay_1", paymentLink: LINK });
+    expect(payment.id).toBe("pay_1");
+    expect(unknownField(payment, "paymentId")).toBe("pay_1"); // the service's own field is kept
+  });
+
+  it("strict: no id at all fails; tolerant: drift, and no id is invented", () => {
+    expect(read({ link: LINK })).toEqual({
+      success: false,
+      issues: [{ path: "id", message: "is required (as id or paymentId)" }],
+    });
+    const reading = read({ link: LINK }, "tolerant");
+    expect(reading).toEqual({
+      success: true,
+      data: { link: LINK },
+      drift: [{ path: "id", expected: "present (as id or paymentId)", received: "missing" }],
+    });
+  });
+
+  it("id and paymentId that disagree fail strictly: which one is the payment would be a guess", () => {
+    expect(read({ id: "pay_1", paymentId: "pay_2", link: LINK }).success).toBe(false);
+    const reading = read({ id: "pay_1", paymentId: "pay_2", link: LINK }, "tolerant");
+    expect(reading.success && reading.data.id).toBe("pay_1");
+    expect(reading.success && reading.drift.map((d) => d.path)).toEqual(["paymentId"]);
+  });
+});
+
+describe("the wallet link", () => {
+  it.each(WALLET_LINK_FIELDS.map((field) => [field]))("is found in %s", (field) => {
+    expect(created({ id: "pay_1", [field]: LINK }).link).toBe(LINK);
+  });
+
+  it("takes the first named field in the documented order", () => {
+    expect(created({ id: "pay_1", url: "https://b.example", walletUrl: "https://a.example" }).link).toBe(
+      "https://a.example",
+    );
+  });
+
+  it("may be a wallet URI, not only an https URL", () => {
+    const uri = "ethereum:0xa0b8@8453/transfer?address=0x1111&uint256=1050000";
+    expect(created({ id: "pay_1", link: uri }).link).toBe(uri);
+  });
+
+  it("skips a named field that holds no link (an object, a word)", () => {
+    expect(created({ id: "pay_1", link: { href: LINK }, url: "pending", walletUrl: LINK }).link).toBe(LINK);
+  });
+
+  it("falls back to the one other field holding an https URL or a wallet URI", () => {
+    expect(created({ id: "pay_1", qr: "solana:7xKX?amount=1" }).link).toBe("solana:7xKX?amount=1");
+    expect(created({ id: "pay_1", hostedPage: LINK, txId: "test:pay_1" }).link).toBe(LINK);
+  });
+
+  it("does not guess between two unnamed candidates, nor take an id-like string", () => {
+    expect(findWalletLink({ id: "pay_1", a: LINK, b: "https://other.example" })).toBeUndefined();
+    expect(findWalletLink({ id: "pay_1", chain: "eip155:8453", txId: "test:pay_1" })).toBeUndefined();
+  });
+
+  it("strict: no link fails; tolerant: drift at link, the id still usable", () => {
+    const strict = read({ id: "pay_1" });
+    expect(strict.success).toBe(false);
+    expect(!strict.success && strict.issues[0]?.path).toBe("link");
+    const reading = read({ id: "pay_1" }, "tolerant");
+    expect(reading.success && reading.data).toEqual({ id: "pay_1" });
+    expect(reading.success && reading.drift).toEqual([
+      expect.objectContaining({ path: "link", received: "missing" }),
+    ]);
+  });
+
+  it("keeps every field the service sent besides the stable names", () => {
+    const payment = created({ id: "pay_1", walletUrl: LINK, expiresAt: "2026-02-19T10:15:00.000Z" });
+    expect(payment).toEqual({
+      id: "pay_1",
+      walletUrl: LINK,
+      link: LINK,
+      expiresAt: "2026-02-19T10:15:00.000Z",
+    });
+  });
+});
