@@ -98,10 +98,10 @@ describe("merchants.create", () => {
     expect(merchant).toEqual(CREATED.merchant);
   });
 
-  it("sends no merchantEmail when no email is given, and trims the name", async () => {
+  it("trims the name and the e-mail", async () => {
     mock.respond(json(CREATED));
-    await client().merchants.create({ name: "  Shop  ", email: "billing@shop.example" });
-    expect(body()).toEqual({ merchantName: "Shop" });
+    await client().merchants.create({ name: "  Shop  ", email: " billing@shop.example " });
+    expect(body()).toEqual({ merchantName: "Shop", merchantEmail: "billing@shop.example" });
   });
 
   it.each([
@@ -111,7 +111,8 @@ describe("merchants.create", () => {
     [{ name: 42 }, "name"],
     [{ name: "Shop", email: "not-an-email" }, "email"],
     [{ name: "Shop", email: "a b@shop.example" }, "email"],
-    [{ name: "Shop", merchantName: "Shop" }, "merchantName"],
+    [{ name: "Shop" }, "email"],
+    [{ name: "Shop", email: "billing@shop.example", merchantName: "Shop" }, "merchantName"],
   ])("refuses %j on %s and sends nothing", async (input, field) => {
     const error = await inputError(() =>
       client().merchants.create(

@@ -28,7 +28,7 @@ describe("money helpers (public exports)", () => {
   it("money() builds an amount that payments.create sends as is", async () => {
     const amount = money("10.50", "usd");
     expect(amount).toEqual({ unit: "iso4217/USD", value: "1050" });
-    mock.respond(json({ id: "pay_1" }));
+    mock.respond(json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }));
     const client = new MerchantPaymentsClient({ apiKey: TEST_KEY, baseUrl: BASE_URL, merchantId: "mrch_1" });
     await client.payments.create({ referenceId: "order-1", amount });
     expect(JSON.parse(mock.requests[0]?.body ?? "").amount).toEqual({ unit: "iso4217/USD", value: "1050" });

@@ -18,7 +18,7 @@ const inputError = (call: () => Promise<unknown>) => refusedBeforeSending(call, 
 const AMOUNT = { unit: "iso4217/USD", value: "1050" };
 
 describe("payments.create", () => {
-  it("POSTs {referenceId, amount} to /v1/payments and keeps every field of the answer", async () => {
+  it("POSTs {referenceId, amount} to /v1/payments, keeps every field of the answer and names its wallet link `link`", async () => {
     const answer = { id: "pay_1", walletLink: "ethereum:pay?x=1", qr: { format: "png" }, expiresAt: "later" };
     mock.respond(json(answer));
     const result = await client().payments.create({ referenceId: "order-1", amount: AMOUNT });
@@ -27,11 +27,11 @@ describe("payments.create", () => {
     expect(request?.url.href).toBe(`${BASE_URL}/v1/payments`);
     expect(request?.headers.get("merchant-id")).toBe(MERCHANT_ID);
     expect(JSON.parse(request?.body ?? "")).toEqual({ referenceId: "order-1", amount: AMOUNT });
-    expect(result).toEqual(answer);
+    expect(result).toEqual({ ...answer, link: "ethereum:pay?x=1" });
   });
 
   it("sends the referenceId as given", async () => {
-    mock.respond(json({ id: "pay_1" }));
+    mock.respond(json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }));
     await client().payments.create({
       referenceId: "  Order #1/é  ",
       amount: { unit: "iso4217/JPY", value: "0" },

@@ -26,7 +26,7 @@ const UNKEYED_POSTS: Array<[string, Call, () => Response]> = [
   [
     "payments.create",
     (c, o) => c.payments.create({ referenceId: "order-1", amount: AMOUNT }, o),
-    json({ id: "pay_1" }),
+    json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }),
   ],
   [
     "checkout.create",
