@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type MockServer, startMockServer } from "../../src/testing/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -105,9 +105,9 @@ describe("README code", () => {
     for (const block of blocks.filter((candidate) => candidate.run)) {
       it(`README.md:${block.line}`, async () => {
         // The README's own configuration: the environment variables it documents.
-        process.env.MERCHANT_PAYMENTS_API_KEY = mock.service.keys.test;
-        process.env.MERCHANT_PAYMENTS_BASE_URL = mock.url;
-        process.env.MERCHANT_PAYMENTS_MERCHANT_ID = mock.service.merchantId;
+        vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", mock.service.keys.test);
+        vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", mock.url);
+        vi.stubEnv("MERCHANT_PAYMENTS_MERCHANT_ID", mock.service.merchantId);
         await import(pathToFileURL(block.file).href);
       });
     }
