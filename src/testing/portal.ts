@@ -6,8 +6,8 @@
  * runs the 3-second countdown and redirect back to the merchant's site.
  *
  * Stable element ids for browser tests: `#merchant-name`, `#amount`, `#reference`, `#status` (the status
- * in words), `#message`, `#expiry`, `#options`, `#pay`, `#fail`, `#paid-with`, `#redirect`, `#countdown`,
- * `#return-link`, `#close-hint`, `#notice`; `<body data-status>` holds the status name.
+ * in words), `#message`, `#expiry` (`#expiry-time`), `#options`, `#pay`, `#fail`, `#paid-with`, `#redirect`, `#countdown`,
+ * `#return-link`, `#close-hint`, `#notice`, `#payment-id` (not-found page); `<body data-status>` holds the status name.
  *
  * @module
  */
@@ -65,7 +65,8 @@ interface PortalView {
 function viewsFor(merchantName: string): Record<PaymentStatus, StatusView> {
   const views = {} as Record<PaymentStatus, StatusView>;
   for (const [status, view] of Object.entries(STATUS_VIEWS) as [PaymentStatus, StatusView][]) {
-    views[status] = { ...view, message: view.message.replace("{merchant}", merchantName) };
+    // A function replacement: a name holding `$&` must be printed as written, not read as a pattern.
+    views[status] = { ...view, message: view.message.replace("{merchant}", () => merchantName) };
   }
   return views;
 }

@@ -4,9 +4,12 @@
  * 3-second countdown and redirect back to a tiny merchant site on 127.0.0.1 (which the SDK then verifies),
  * the generic messages when redirects are off, and the page for an unknown payment.
  *
- * Payments move between states through the public `merchant-payments/testing` API; the page follows them
- * by polling, and every wait is bounded by {@link WAIT_MS}. Each state is screenshotted into
- * `.tmp/portal-screens/` (git-ignored) for a human to look at.
+ * Payments move between states through the public `merchant-payments/testing` API. The page runs on
+ * Playwright's fake clock (`page.clock.install()`): its timers (polling once a second, the expiry clock, the
+ * redirect countdown) fire only when a test lets page time pass with `pass(ms)`, so no assertion races a
+ * countdown on a slow machine, and "no redirect" is proven by letting page time pass, not by sleeping.
+ * Real-time waits are only for page events (network answers, navigation), each bounded by {@link WAIT_MS}.
+ * Each state is screenshotted into `.tmp/portal-screens/` (git-ignored) for a human to look at.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -121,6 +124,10 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
     page.setDefaultNavigationTimeout(WAIT_MS);
+    // The page's time stands still from the start: only pass(ms) moves it.
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(start + 1_000);
   });
 
   afterEach(async () => {
@@ -136,8 +143,17 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     });
   }
 
+  /** Lets `ms` of page time pass: the page's timers due in that span fire, in order. */
+  async function pass(ms: number): Promise<void> {
+    await page.clock.runFor(ms);
+  }
+
   async function screenshot(name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  }
+
+  async function text(selector: string): Promise<string | null> {
+    return page.locator(selector).textContent();
   }
 
   /** The text the buyer can read (no markup, no scripts), checked for internals. */
@@ -148,12 +164,27 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     for (const internal of INTERNALS) expect(visible).not.toMatch(internal);
   }
 
-  /** Waits until the page shows `title` as its status (the page polls the mock once a second). */
-  async function waitForStatus(title: string): Promise<void> {
+  /** Lets one poll happen (the page asks the mock once a second), then waits for the page to show `title`. */
+  async function pollUntilStatus(title: string): Promise<void> {
+    await pass(1_000);
     await page
       .locator("#status")
       .filter({ hasText: new RegExp(`^${title}$`) })
       .waitFor();
+  }
+
+  /** On "in 3…", the whole 3 seconds pass before the page leaves for `target`, and not one millisecond less. */
+  async function expectRedirectAfterThreeSeconds(target: string): Promise<void> {
+    await page
+      .locator("#countdown")
+      .filter({ hasText: /in 3…$/ })
+      .waitFor();
+    expect(await text("#countdown")).toBe(`Returning to ${MERCHANT_NAME} in 3…`);
+    expect(await page.locator("#return-link").getAttribute("href")).toBe(target);
+    await pass(2_999);
+    expect(await text("#countdown")).toBe(`Returning to ${MERCHANT_NAME} in 1…`);
+    await pass(1);
+    await page.waitForURL(target);
   }
 
   /** Opens the portal and checks what the buyer sees before paying. */
@@ -161,11 +192,11 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     const response = await page.goto(gatewayUrl, { waitUntil: "load" });
     expect(response?.status()).toBe(200);
     expect(await page.title()).toBe(`Pay ${MERCHANT_NAME} (mock)`);
-    expect(await page.locator("#merchant-name").textContent()).toBe(MERCHANT_NAME);
-    expect(await page.locator("#amount").textContent()).toBe("19.99 USD");
-    expect(await page.locator("#reference").textContent()).toBe(referenceId);
-    expect(await page.locator("#status").textContent()).toBe("Waiting for payment");
-    expect(await page.locator("#options").textContent()).toContain("19.99 USDC on Base Sepolia");
+    expect(await text("#merchant-name")).toBe(MERCHANT_NAME);
+    expect(await text("#amount")).toBe("19.99 USD");
+    expect(await text("#reference")).toBe(referenceId);
+    expect(await text("#status")).toBe("Waiting for payment");
+    expect(await text("#options")).toContain("19.99 USDC on Base Sepolia");
     expect(await page.locator("#pay").isEnabled()).toBe(true);
     expect(await page.locator("#countdown").isHidden()).toBe(true);
   }
@@ -173,15 +204,20 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
   it("waiting for payment: amount in USDC on Base Sepolia, test wallet buttons, expiry countdown", async () => {
     const { gatewayUrl } = await createCheckout("order-e2e-open");
     await openUnpaid(gatewayUrl, "order-e2e-open");
-    expect(await page.locator("#pay").textContent()).toBe("Pay with test wallet");
-    expect(await page.locator("#fail").textContent()).toBe("Simulate a failed payment");
-    // 15 minutes at creation; the page counts down from what is left when it was served.
-    const expiry = await page.locator("#expiry").textContent();
-    const [, minutes, seconds] = /^Expires in (\d+):(\d\d)$/.exec(expiry ?? "") ?? [];
-    expect(Number(minutes) * 60 + Number(seconds)).toBeGreaterThan(0);
-    expect(Number(minutes) * 60 + Number(seconds)).toBeLessThanOrEqual(PAYMENT_TTL_MS / 1000);
+    expect(await text("#pay")).toBe("Pay with test wallet");
+    expect(await text("#fail")).toBe("Simulate a failed payment");
     expect(await page.getAttribute("link[rel=icon]", "href")).toBe("/favicon.ico");
     await expectPlainWords();
+
+    // 15 minutes at creation; the page counts down from what was left when it was served, once a second.
+    const [, minutes, seconds] = /^Expires in (\d+):(\d\d)$/.exec((await text("#expiry")) ?? "") ?? [];
+    const left = Number(minutes) * 60 + Number(seconds);
+    expect(left).toBeGreaterThan(PAYMENT_TTL_MS / 1000 - 60);
+    expect(left).toBeLessThanOrEqual(PAYMENT_TTL_MS / 1000);
+    await pass(60_000);
+    expect(await text("#expiry")).toBe(
+      `Expires in ${Math.floor((left - 60) / 60)}:${String((left - 60) % 60).padStart(2, "0")}`,
+    );
     await screenshot("1-waiting");
 
     // A phone: nothing wider than the screen.
@@ -189,6 +225,8 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot("1-waiting-phone");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await screenshot("1-waiting-phone-dark");
   });
 
   it("pays: Paid, 3-second countdown, redirect to /success?payment_id=…, verifyReturn says fulfil", async () => {
@@ -196,30 +234,21 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     expect(gatewayUrl).toBe(`${mockServer.url}/portal/${paymentId}`);
     await openUnpaid(gatewayUrl, "order-e2e-pay");
 
-    const clickedAt = Date.now();
     await page.locator("#pay").click();
     await page
       .locator("#countdown")
-      .filter({ hasText: /in [0-3]…$/ })
+      .filter({ hasText: /in 3…$/ })
       .waitFor();
-    expect(await page.locator("#status").textContent()).toBe("Paid");
-    expect(await page.locator("#message").textContent()).toBe(
-      `Thank you! ${MERCHANT_NAME} has received your payment.`,
-    );
-    expect(await page.locator("#paid-with").textContent()).toBe("Paid with 19.99 USDC on Base Sepolia");
-    expect(await page.locator("#countdown").textContent()).toMatch(
-      new RegExp(`^Returning to ${MERCHANT_NAME} in [0-3]…$`),
-    );
-    const success = `${site.url}/success?payment_id=${paymentId}`;
-    expect(await page.locator("#return-link").getAttribute("href")).toBe(success);
+    expect(await text("#status")).toBe("Paid");
+    expect(await text("#message")).toBe(`Thank you! ${MERCHANT_NAME} has received your payment.`);
+    expect(await text("#paid-with")).toBe("Paid with 19.99 USDC on Base Sepolia");
     expect(await page.locator("#pay").isHidden()).toBe(true);
     await expectPlainWords();
     await screenshot("3-paid-countdown");
 
-    await page.waitForURL(success);
-    // The countdown ran: the redirect came no sooner than 3 one-second ticks (a lower bound, never a speed check).
-    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(2_500);
-    expect(await page.locator("#landing").textContent()).toBe("Thank you");
+    const success = `${site.url}/success?payment_id=${paymentId}`;
+    await expectRedirectAfterThreeSeconds(success);
+    expect(await text("#landing")).toBe("Thank you");
     expect(site.hits).toContain(`/success?payment_id=${paymentId}`);
 
     const outcome = await client.checkout.verifyReturn({ url: page.url(), expectedPaymentId: paymentId });
@@ -235,8 +264,8 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     const { paymentId, gatewayUrl } = await createCheckout("order-e2e-processing");
     mockServer.service.markProcessing(paymentId);
     await page.goto(gatewayUrl);
-    expect(await page.locator("#status").textContent()).toBe("Processing…");
-    expect(await page.locator("#message").textContent()).toMatch(/waiting for the network to confirm it/);
+    expect(await text("#status")).toBe("Processing…");
+    expect(await text("#message")).toMatch(/waiting for the network to confirm it/);
     expect(await page.locator("#pay").isHidden()).toBe(true);
     expect(await page.locator("#fail").isHidden()).toBe(true);
     expect(await page.locator("#expiry").isHidden()).toBe(true);
@@ -244,8 +273,8 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await screenshot("2-processing");
 
     mockServer.service.completePayment(paymentId);
-    await waitForStatus("Paid");
-    await page.waitForURL(`${site.url}/success?payment_id=${paymentId}`);
+    await pollUntilStatus("Paid");
+    await expectRedirectAfterThreeSeconds(`${site.url}/success?payment_id=${paymentId}`);
   });
 
   it("fails: Payment failed in plain words, redirect to /error?payment_id=…, verifyReturn says show_error", async () => {
@@ -255,20 +284,15 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await page.locator("#fail").click();
     await page
       .locator("#countdown")
-      .filter({ hasText: /in [0-3]…$/ })
+      .filter({ hasText: /in 3…$/ })
       .waitFor();
-    expect(await page.locator("#status").textContent()).toBe("Payment failed");
-    expect(await page.locator("#message").textContent()).toBe(
-      "The payment did not go through. You can try again from the shop.",
-    );
-    expect(await page.locator("#return-link").getAttribute("href")).toBe(
-      `${site.url}/error?payment_id=${paymentId}`,
-    );
+    expect(await text("#status")).toBe("Payment failed");
+    expect(await text("#message")).toBe("The payment did not go through. You can try again from the shop.");
     await expectPlainWords();
     await screenshot("4-failed");
 
-    await page.waitForURL(`${site.url}/error?payment_id=${paymentId}`);
-    expect(await page.locator("#landing").textContent()).toBe("Payment failed");
+    await expectRedirectAfterThreeSeconds(`${site.url}/error?payment_id=${paymentId}`);
+    expect(await text("#landing")).toBe("Payment failed");
     const outcome = await client.checkout.verifyReturn({ url: page.url(), expectedPaymentId: paymentId });
     expect(outcome).toMatchObject({ paymentId, fulfil: false, next: "show_error" });
     expect(outcome.status).toEqual({ status: "failed", isFinal: true, pollInMs: null });
@@ -279,18 +303,15 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await openUnpaid(gatewayUrl, "order-e2e-expire");
 
     mockServer.service.advanceTime(PAYMENT_TTL_MS + 1_000);
-    await waitForStatus("Payment expired");
-    expect(await page.locator("#message").textContent()).toBe(
+    await pollUntilStatus("Payment expired");
+    expect(await text("#message")).toBe(
       "This payment request expired before it was paid. Start a new payment from the shop.",
     );
     expect(await page.locator("#pay").isHidden()).toBe(true);
     expect(await page.locator("#expiry").isHidden()).toBe(true);
-    expect(await page.locator("#return-link").getAttribute("href")).toBe(
-      `${site.url}/error?payment_id=${paymentId}`,
-    );
     await expectPlainWords();
     await screenshot("5-expired");
-    await page.waitForURL(`${site.url}/error?payment_id=${paymentId}`);
+    await expectRedirectAfterThreeSeconds(`${site.url}/error?payment_id=${paymentId}`);
     expect((await client.checkout.status(paymentId)).status).toBe("expired");
   });
 
@@ -299,15 +320,15 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await openUnpaid(gatewayUrl, "order-e2e-cancel");
 
     mockServer.service.cancelPayment(paymentId);
-    await waitForStatus("Payment cancelled");
-    expect(await page.locator("#message").textContent()).toBe(`${MERCHANT_NAME} cancelled this payment.`);
+    await pollUntilStatus("Payment cancelled");
+    expect(await text("#message")).toBe(`${MERCHANT_NAME} cancelled this payment.`);
     expect(await page.locator("#pay").isHidden()).toBe(true);
     await expectPlainWords();
     await screenshot("6-cancelled");
-    await page.waitForURL(`${site.url}/error?payment_id=${paymentId}`);
+    await expectRedirectAfterThreeSeconds(`${site.url}/error?payment_id=${paymentId}`);
   });
 
-  it("without redirects: generic Paid and Payment failed messages, no countdown, no link", async () => {
+  it("without redirects: generic Paid and Payment failed messages, no countdown, no link, no redirect", async () => {
     const paid = await client.checkout.create({
       referenceId: "order-e2e-generic-paid",
       amount: money("19.99", "USD"),
@@ -316,12 +337,15 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await openUnpaid(paid.gatewayUrl, "order-e2e-generic-paid");
     await page.locator("#pay").click();
     await page.locator("#close-hint").waitFor();
-    expect(await page.locator("#status").textContent()).toBe("Paid");
-    expect(await page.locator("#close-hint").textContent()).toBe("You can close this page.");
+    expect(await text("#status")).toBe("Paid");
+    expect(await text("#close-hint")).toBe("You can close this page.");
     expect(await page.locator("#redirect").isHidden()).toBe(true);
-    expect(page.url()).toBe(paid.gatewayUrl);
     await expectPlainWords();
     await screenshot("7-no-redirect-paid");
+    // Far longer than the countdown a redirect would have used: the buyer stays.
+    await pass(10_000);
+    expect(page.url()).toBe(paid.gatewayUrl);
+    expect(site.hits.filter((hit) => hit.includes(paid.paymentId))).toEqual([]);
     expect((await client.checkout.status(paid.paymentId)).status).toBe("succeeded");
 
     const failed = await client.checkout.create({
@@ -332,20 +356,22 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     await openUnpaid(failed.gatewayUrl, "order-e2e-generic-fail");
     await page.locator("#fail").click();
     await page.locator("#close-hint").waitFor();
-    expect(await page.locator("#status").textContent()).toBe("Payment failed");
+    expect(await text("#status")).toBe("Payment failed");
     expect(await page.locator("#redirect").isHidden()).toBe(true);
     await screenshot("7-no-redirect-failed");
+    await pass(10_000);
+    expect(page.url()).toBe(failed.gatewayUrl);
   });
 
   it("reopened after payment: shows Paid, offers no second payment, still returns to the shop", async () => {
     const { paymentId, gatewayUrl } = await createCheckout("order-e2e-reopen");
     mockServer.service.completePayment(paymentId);
     await page.goto(gatewayUrl);
-    expect(await page.locator("#status").textContent()).toBe("Paid");
-    expect(await page.locator("#paid-with").textContent()).toBe("Paid with 19.99 USDC on Base Sepolia");
+    expect(await text("#status")).toBe("Paid");
+    expect(await text("#paid-with")).toBe("Paid with 19.99 USDC on Base Sepolia");
     expect(await page.locator("#pay").isHidden()).toBe(true);
     expect(await page.locator("#fail").isHidden()).toBe(true);
-    await page.waitForURL(`${site.url}/success?payment_id=${paymentId}`);
+    await expectRedirectAfterThreeSeconds(`${site.url}/success?payment_id=${paymentId}`);
   });
 
   it("unknown payment: a styled 404 that echoes the id as text only", async () => {
@@ -353,8 +379,8 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
     const response = await page.goto(`${mockServer.url}/portal/${encodeURIComponent(hostile)}`);
     expect(response?.status()).toBe(404);
     expect(await page.title()).toBe("Payment not found (mock)");
-    expect(await page.locator("#status").textContent()).toBe("We couldn't find this payment");
-    expect(await page.locator("#payment-id").textContent()).toBe(hostile);
+    expect(await text("#status")).toBe("We couldn't find this payment");
+    expect(await text("#payment-id")).toBe(hostile);
     expect(await page.locator("img").count()).toBe(0);
     expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.getAttribute("link[rel=icon]", "href")).toBe("/favicon.ico");
