@@ -6,8 +6,9 @@
  * runs the 3-second countdown and redirect back to the merchant's site.
  *
  * Stable element ids for browser tests: `#merchant-name`, `#amount`, `#reference`, `#status` (the status
- * in words), `#message`, `#expiry` (`#expiry-time`), `#options`, `#pay`, `#fail`, `#paid-with`, `#redirect`, `#countdown`,
- * `#return-link`, `#close-hint`, `#notice`, `#payment-id` (not-found page); `<body data-status>` holds the status name.
+ * in words), `#message`, `#expiry` (`#expiry-time`), `#options`, `#pay`, `#fail`, `#paid-with`, `#redirect`,
+ * `#countdown`, `#return-link`, `#close-hint`, `#notice`, `#payment-id` (not-found page);
+ * `<body data-status>` holds the status name.
  *
  * @module
  */

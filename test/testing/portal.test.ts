@@ -191,6 +191,14 @@ describe("renderPortal: what the buyer reads", () => {
     expect(html.match(/<\/script>/g)).toHaveLength(2);
   });
 
+  it("prints a merchant name as written, even one that looks like a replacement pattern", () => {
+    const html = render({
+      payment: payment({ status: "cancelled" }),
+      merchant: { ...MERCHANT, name: "A$&B $1" },
+    });
+    expect(textOf(html, "message")).toBe("A$&amp;B $1 cancelled this payment.");
+  });
+
   it("links the favicon and loads nothing from elsewhere", () => {
     const html = render();
     expect(html).toContain('<link rel="icon" href="/favicon.ico">');
