@@ -26,6 +26,8 @@ const SUITE = "checkout portal in headless Chromium";
 const SKIP_REASON = browserSkipReason(SUITE);
 /** Every wait of this file is bounded by this; none is a speed assertion. */
 const WAIT_MS = 15_000;
+/** Time allowed to one test, or to launching the browser. */
+const TEST_TIMEOUT_MS = 60_000;
 const SCREENSHOTS = resolve(".tmp/portal-screens");
 /** The mock's default lifetime of an unpaid payment. */
 const PAYMENT_TTL_MS = 15 * 60_000;
@@ -73,7 +75,8 @@ async function startMerchantSite(): Promise<{ url: string; hits: string[]; close
   };
 }
 
-describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
+// A test makes a few bounded waits in a row, and launching Chromium on a loaded machine is slow: room for both.
+describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, { timeout: TEST_TIMEOUT_MS }, () => {
   const MERCHANT_NAME = "Corner Bakery & Sons";
   let mockServer: MockServer;
   let site: Awaited<ReturnType<typeof startMerchantSite>>;
@@ -93,7 +96,7 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
       executablePath: CHROMIUM_PATH,
       headless: true,
       args: CHROMIUM_ARGS,
-      timeout: WAIT_MS,
+      timeout: TEST_TIMEOUT_MS,
       viewport: { width: 800, height: 760 },
     });
 
@@ -111,7 +114,7 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, () => {
       baseUrl: mockServer.url,
       merchantId: merchant.id,
     });
-  });
+  }, TEST_TIMEOUT_MS);
 
   afterAll(async () => {
     await context?.close();
