@@ -1,142 +1,206 @@
 /**
  * The checkout portal page of the mock (`GET /portal/<paymentId>`): a self-contained HTML page
- * (inline CSS and JS, no external assets) that drives the payment through the mock's control
- * endpoints and runs the 3-second redirect back to the merchant's site.
+ * (inline CSS and JS, no external assets) that tells the buyer, in plain words, what they pay (the fiat
+ * amount, and each option as `19.99 USDC on Base Sepolia`) and where the payment stands; drives the payment
+ * through the mock's control endpoints (the test wallet buttons); follows it while it is not final; and
+ * runs the 3-second countdown and redirect back to the merchant's site.
  *
- * Stable element ids for browser tests: `#pay`, `#fail`, `#result`, `#countdown`, `#merchant-name`,
- * `#amount`, `#status`.
+ * Stable element ids for browser tests: `#merchant-name`, `#amount`, `#reference`, `#status` (the status
+ * in words), `#message`, `#expiry` (`#expiry-time`), `#options`, `#pay`, `#fail`, `#paid-with`, `#redirect`,
+ * `#countdown`, `#return-link`, `#close-hint`, `#notice`, `#payment-id` (not-found page);
+ * `<body data-status>` holds the status name.
  *
  * @module
  */
 
 import type { MockPaymentOption } from "./model/store.js";
-import type { MockMerchantRecord, MockPaymentRecord } from "./model/types.js";
+import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "./model/types.js";
 import { formatAmount, withPaymentId } from "./model/validation.js";
+import {
+  CLOSE_PAGE_HINT,
+  formatCountdown,
+  isFinalStatus,
+  optionLabel,
+  STATUS_VIEWS,
+  type StatusView,
+} from "./portal/format.js";
+import { escapeHtml, jsonForScript, renderPage } from "./portal/page.js";
+import { PORTAL_SCRIPT, REDIRECT_DELAY_SECONDS } from "./portal/script.js";
 
-/** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export { escapeHtml } from "./portal/page.js";
 
-/** JSON safe to embed inside a `<script>` element. */
-function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/>/g, "\\u003e")
-    .replace(/&/g, "\\u0026")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
-}
+/** How often the page asks the mock for the payment while it is not final. */
+const POLL_MS = 1000;
+/** Longest payment id the not-found page echoes (escaped); longer ones are cut. */
+const MAX_ECHOED_ID = 80;
 
 /** Inputs of {@link renderPortal}. */
 export interface PortalInput {
-  /** The payment shown. */
+  /** The payment shown (expiry already applied). */
   payment: MockPaymentRecord;
   /** Its merchant (name and icon). */
   merchant: MockMerchantRecord | undefined;
   /** Its payment options. */
   options: MockPaymentOption[];
-  /** Control prefix (the buttons call `<prefix>/payments/<id>/simulate`). */
+  /** Control prefix (the buttons call `<prefix>/payments/<id>/simulate`, the page polls `<prefix>/payments/<id>`). */
   controlPrefix: string;
+  /**
+   * The mock clock's time (epoch ms) when the page is rendered: the expiry countdown starts at
+   * `payment.expiresAt - now`. Default `Date.now()`, which is wrong once the mock's clock was advanced.
+   */
+  now?: number;
+}
+
+/** Everything the page shows, worked out once from the input. */
+interface PortalView {
+  status: PaymentStatus;
+  merchantName: string;
+  views: Record<PaymentStatus, StatusView>;
+  successRedirect: string | null;
+  errorRedirect: string | null;
+  expiresInMs: number | null;
+  paidLabels: Record<string, string>;
+}
+
+/** The status words with the merchant's name filled in (plain text: the page escapes or uses textContent). */
+function viewsFor(merchantName: string): Record<PaymentStatus, StatusView> {
+  const views = {} as Record<PaymentStatus, StatusView>;
+  for (const [status, view] of Object.entries(STATUS_VIEWS) as [PaymentStatus, StatusView][]) {
+    // A function replacement: a name holding `$&` must be printed as written, not read as a pattern.
+    views[status] = { ...view, message: view.message.replace("{merchant}", () => merchantName) };
+  }
+  return views;
+}
+
+function viewOf({ payment, merchant, options, now }: PortalInput): PortalView {
+  const merchantName = merchant?.name || "the merchant";
+  const redirects = payment.redirects;
+  const paidLabels: Record<string, string> = {};
+  for (const option of options) paidLabels[option.amount.unit.toLowerCase()] = optionLabel(option);
+  return {
+    status: payment.status,
+    merchantName,
+    views: viewsFor(merchantName),
+    successRedirect: redirects ? withPaymentId(redirects.successUrl, payment.id) : null,
+    errorRedirect: redirects ? withPaymentId(redirects.errorUrl, payment.id) : null,
+    expiresInMs:
+      payment.status === "requires_action" && Number.isFinite(payment.expiresAt)
+        ? Math.max(0, payment.expiresAt - (now ?? Date.now()))
+        : null,
+    paidLabels,
+  };
+}
+
+function merchantHeader(name: string, iconUrl: string | null): string {
+  const icon = iconUrl && /^https:\/\//i.test(iconUrl) ? iconUrl : null;
+  const initial = escapeHtml(Array.from(name.trim())[0]?.toUpperCase() ?? "?");
+  const avatar = icon
+    ? `<img id="merchant-icon" src="${escapeHtml(icon)}" alt="" referrerpolicy="no-referrer">`
+    : initial;
+  return `<header class="merchant"><span class="avatar" aria-hidden="true">${avatar}</span>
+<div><p class="eyebrow">Pay</p><h1 id="merchant-name">${escapeHtml(name)}</h1></div></header>`;
+}
+
+function summary(payment: MockPaymentRecord): string {
+  const currency = payment.amount.unit.slice("iso4217/".length);
+  return `<section class="summary" aria-label="Amount">
+<p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount.value, currency))}</p>
+<p class="reference">Order <span id="reference">${escapeHtml(payment.referenceId)}</span></p>
+</section>`;
+}
+
+function statusSection(view: PortalView, payment: MockPaymentRecord): string {
+  const shown = view.views[view.status];
+  const expiry = view.expiresInMs === null ? "" : formatCountdown(view.expiresInMs);
+  const paidUnit = payment.info?.optionAmount.unit.toLowerCase();
+  const paidWith = paidUnit ? view.paidLabels[paidUnit] : undefined;
+  // Only the status and its message are announced: the expiry clock would speak every second.
+  return `<section id="state" class="state tone-${shown.tone}">
+<div aria-live="polite" aria-atomic="true"><p class="badge" id="status">${escapeHtml(shown.title)}</p>
+<p class="message" id="message">${escapeHtml(shown.message)}</p></div>
+<p class="expiry" id="expiry"${view.expiresInMs === null ? " hidden" : ""}>Expires in <span id="expiry-time">${expiry}</span></p>
+<p class="paid-with" id="paid-with"${paidWith ? "" : " hidden"}>${paidWith ? `Paid with ${escapeHtml(paidWith)}` : ""}</p>
+</section>`;
+}
+
+function optionItem(option: MockPaymentOption, index: number): string {
+  return `<label class="option"><input type="radio" name="option" value="${escapeHtml(option.optionId)}" data-unit="${escapeHtml(
+    option.amount.unit,
+  )}"${index === 0 ? " checked" : ""}><span>${escapeHtml(optionLabel(option))}</span></label>`;
+}
+
+function payForm(status: PaymentStatus, options: MockPaymentOption[]): string {
+  const choices = options.length
+    ? `<fieldset id="options"><legend>Pay with</legend>${options.map(optionItem).join("")}</fieldset>`
+    : "";
+  return `<form id="pay-form"${status === "requires_action" ? "" : " hidden"}>
+${choices}
+<button id="pay" class="primary" type="submit">Pay with test wallet</button>
+<button id="fail" class="secondary" type="button">Simulate a failed payment</button>
+<p class="notice" id="notice" role="alert" hidden></p>
+</form>`;
+}
+
+/** The way back to the shop (redirects on) or the "close this page" hint (redirects off). */
+function returnSection(view: PortalView): string {
+  const final = isFinalStatus(view.status);
+  const target = view.status === "succeeded" ? view.successRedirect : view.errorRedirect;
+  const name = escapeHtml(view.merchantName);
+  return `<div id="redirect"${final && target ? "" : " hidden"}>
+<p class="hint" id="countdown"></p>
+<a class="button primary" id="return-link" href="${escapeHtml(target ?? "#")}">Return to ${name}</a>
+</div>
+<p class="hint" id="close-hint"${final && !target ? "" : " hidden"}>${escapeHtml(CLOSE_PAGE_HINT)}</p>`;
+}
+
+function pageData(view: PortalView, payment: MockPaymentRecord, controlPrefix: string): string {
+  const paymentPath = `${controlPrefix}/payments/${encodeURIComponent(payment.id)}`;
+  const data = {
+    status: view.status,
+    merchantName: view.merchantName,
+    views: view.views,
+    statusUrl: paymentPath,
+    simulateUrl: `${paymentPath}/simulate`,
+    successRedirect: view.successRedirect,
+    errorRedirect: view.errorRedirect,
+    expiresInMs: view.expiresInMs,
+    paidLabels: view.paidLabels,
+    pollMs: POLL_MS,
+    redirectSeconds: REDIRECT_DELAY_SECONDS,
+  };
+  return `<script type="application/json" id="portal-data">${jsonForScript(data)}</script>
+<script>${PORTAL_SCRIPT}</script>`;
 }
 
 /** Renders the portal page of a payment. */
-export function renderPortal({ payment, merchant, options, controlPrefix }: PortalInput): string {
-  const currency = payment.amount.unit.slice("iso4217/".length);
-  const amountText = formatAmount(payment.amount.value, currency);
-  const name = merchant?.name ?? "Merchant";
-  const icon = merchant?.iconUrl && /^https?:\/\//i.test(merchant.iconUrl) ? merchant.iconUrl : null;
-  const data = {
-    paymentId: payment.id,
-    status: payment.status,
-    simulateUrl: `${controlPrefix}/payments/${encodeURIComponent(payment.id)}/simulate`,
-    successRedirect: payment.redirects ? withPaymentId(payment.redirects.successUrl, payment.id) : null,
-    errorRedirect: payment.redirects ? withPaymentId(payment.redirects.errorUrl, payment.id) : null,
-  };
-  const optionItems = options
-    .map(
-      (o) =>
-        `<li data-option-id="${escapeHtml(o.optionId)}">${escapeHtml(o.symbol)} on ${escapeHtml(o.chainId)} — ${escapeHtml(
-          o.amount.value,
-        )} units</li>`,
-    )
-    .join("");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pay ${escapeHtml(name)} (mock)</title>
-<style>
-body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;display:flex;justify-content:center;padding:40px 16px;color:#1d2330}
-main{background:#fff;border-radius:12px;box-shadow:0 2px 12px rgba(0,0,0,.08);padding:28px;max-width:420px;width:100%}
-.banner{background:#fff4d6;color:#7a5a00;font-size:12px;padding:6px 10px;border-radius:6px;margin-bottom:16px}
-header{display:flex;align-items:center;gap:12px}
-header img{width:48px;height:48px;border-radius:8px;object-fit:cover}
-h1{font-size:20px;margin:0}
-#amount{font-size:32px;font-weight:600;margin:20px 0 4px}
-ul{padding-left:18px;color:#555;font-size:14px}
-button{display:block;width:100%;padding:12px;margin-top:10px;border:0;border-radius:8px;font-size:16px;cursor:pointer}
-#pay{background:#2f6fed;color:#fff}#fail{background:#eee;color:#333}
-button:disabled{opacity:.5;cursor:default}
-#result{margin-top:18px;font-weight:600}
-#result.ok{color:#137a3a}#result.err{color:#b3261e}
-</style>
-</head>
-<body>
-<main>
-<div class="banner">Test portal of the merchant-payments mock. No funds move.</div>
-<header>${icon ? `<img id="merchant-icon" src="${escapeHtml(icon)}" alt="">` : ""}<h1 id="merchant-name">${escapeHtml(name)}</h1></header>
-<div id="amount">${escapeHtml(amountText)}</div>
-<div>Reference <code id="reference">${escapeHtml(payment.referenceId)}</code> · status <span id="status">${escapeHtml(payment.status)}</span></div>
-<ul id="options">${optionItems}</ul>
-<button id="pay" type="button">Pay with test wallet</button>
-<button id="fail" type="button">Fail payment</button>
-<div id="result" role="status" hidden></div>
-<div id="countdown" hidden></div>
-</main>
-<script type="application/json" id="mock-payment">${jsonForScript(data)}</script>
-<script>
-(function(){
-var d=JSON.parse(document.getElementById("mock-payment").textContent);
-var pay=document.getElementById("pay"),fail=document.getElementById("fail");
-var result=document.getElementById("result"),cd=document.getElementById("countdown"),st=document.getElementById("status");
-var FINAL={succeeded:1,failed:1,cancelled:1,expired:1};
-function finish(status){
-  st.textContent=status;pay.disabled=true;fail.disabled=true;
-  var ok=status==="succeeded";
-  result.hidden=false;result.className=ok?"ok":"err";
-  var target=ok?d.successRedirect:d.errorRedirect;
-  if(!target){result.textContent=ok?"Payment successful. You can close this page.":"The payment did not go through ("+status+").";return;}
-  result.textContent=ok?"Payment successful.":"Payment failed ("+status+").";
-  var n=3;cd.hidden=false;
-  function tick(){cd.textContent="Redirecting in "+n+"…";if(n<=0){window.location.assign(target);return;}n--;setTimeout(tick,1000);}
-  tick();
-}
-function run(outcome){
-  pay.disabled=true;fail.disabled=true;result.hidden=false;result.className="";result.textContent="Processing…";
-  fetch(d.simulateUrl,{method:"POST",headers:{"Content-Type":"application/json"},body:JSON.stringify({outcome:outcome})})
-  .then(function(r){return r.json().then(function(b){return {ok:r.ok,b:b};});})
-  .then(function(x){if(x.ok){finish(x.b.status);}else{result.className="err";result.textContent=x.b.message||"Error";if(x.b.details&&FINAL[x.b.details.status]){finish(x.b.details.status);}}})
-  .catch(function(){result.className="err";result.textContent="Network error";pay.disabled=false;fail.disabled=false;});
-}
-pay.addEventListener("click",function(){run("success");});
-fail.addEventListener("click",function(){run("failure");});
-if(FINAL[d.status]){finish(d.status);}
-})();
-</script>
-</body>
-</html>`;
+export function renderPortal(input: PortalInput): string {
+  const { payment, merchant, options, controlPrefix } = input;
+  const view = viewOf(input);
+  return renderPage({
+    title: `Pay ${merchant?.name || "the merchant"} (mock)`,
+    bodyAttributes: ` data-status="${escapeHtml(payment.status)}"`,
+    body: [
+      merchantHeader(view.merchantName, merchant?.iconUrl ?? null),
+      summary(payment),
+      statusSection(view, payment),
+      payForm(payment.status, options),
+      returnSection(view),
+    ].join("\n"),
+    scripts: pageData(view, payment, controlPrefix),
+  });
 }
 
-/** A minimal HTML page for an unknown payment. */
+/** The page for a payment id the mock does not know: same look, a plain message, the id escaped and cut short. */
 export function renderPortalNotFound(paymentId: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Payment not found</title></head><body><h1>Payment not found</h1><p>No payment <code>${escapeHtml(
-    paymentId,
-  )}</code> in this mock.</p></body></html>`;
+  const chars = Array.from(paymentId);
+  const shown = chars.length > MAX_ECHOED_ID ? `${chars.slice(0, MAX_ECHOED_ID).join("")}…` : paymentId;
+  return renderPage({
+    title: "Payment not found (mock)",
+    bodyAttributes: ' data-status="not_found"',
+    body: `<section id="state" class="state tone-bad">
+<h1 class="badge" id="status">We couldn't find this payment</h1>
+<p class="message" id="message">The link may be mistyped, or the payment may belong to another test run. Go back to the shop and start the payment again.</p>
+</section>
+<p class="reference">Payment id <code id="payment-id">${escapeHtml(shown)}</code></p>`,
+  });
 }

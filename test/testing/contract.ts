@@ -519,7 +519,7 @@ export function defineContract(t: Transport): void {
       expect(page).toContain("Alice Shop");
       expect(page).toContain('src="https://cdn.example.com/alice.png"');
       expect(page).toContain("19.99 USD");
-      for (const id of ["pay", "fail", "countdown", "result"]) expect(page).toContain(`id="${id}"`);
+      for (const id of ["pay", "fail", "countdown", "status"]) expect(page).toContain(`id="${id}"`);
       expect(page).toContain("Pay with test wallet");
       expect(page).toContain(`https://shop.example/ok?payment_id=${c.paymentId}`);
       expect(page).not.toMatch(/<(link|img|script)[^>]+(src|href)="https?:\/\/(?!cdn\.example\.com)/);
