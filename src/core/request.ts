@@ -165,6 +165,8 @@ export class Transport {
   readonly #config: ResolvedConfig;
   readonly #http: Http;
   readonly #redactor: Redactor;
+  /** Drift already written to the log, per response schema: `METHOD field`. */
+  readonly #driftLogged = new WeakMap<Schema, Set<string>>();
   /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /** Whether anyone listens (hooks or a logger): events are only built then, off the hot path otherwise. */
@@ -295,7 +297,7 @@ export class Transport {
     const body = parsed.kind === "json" ? (json ?? parsed.value) : undefined;
     const result = readResponse(schema, body, this.#config.responseValidation);
     if (!result.success) throw invalid(result.issues, body);
-    for (const entry of result.drift) this.#emitDrift(request, entry);
+    for (const entry of result.drift) this.#emitDrift(request, schema, entry);
     return {
       data: result.data,
       status,
@@ -379,7 +381,7 @@ export class Transport {
     });
   }
 
-  #emitDrift(request: RequestContext, drift: Drift): void {
+  #emitDrift(request: RequestContext, schema: Schema, drift: Drift): void {
     const redact = this.#redactor.text;
     const event: DriftEvent = {
       operation: `${request.method} ${request.path}`,
@@ -388,6 +390,12 @@ export class Transport {
       received: redact(drift.received),
     };
     emit(this.#config.hooks?.onDrift, event);
+    // Hooks see every deviation; the log gets each one once per operation (its response schema) and field, so that
+    // a drifting service does not flood it with one line per call.
+    const logged = this.#driftLogged.get(schema) ?? new Set<string>();
+    this.#driftLogged.set(schema, logged);
+    if (logged.has(`${request.method} ${event.path}`)) return;
+    logged.add(`${request.method} ${event.path}`);
     log(this.#config, "warn", `response drift in ${event.operation} at ${event.path || "(body)"}`, {
       ...event,
     });

@@ -53,6 +53,28 @@ describe("payments.status on a succeeded answer that still carries a polling hin
     ]);
   });
 
+  it("tolerant: hooks hear every drifting answer, the log hears each operation and field once", async () => {
+    const logged: unknown[] = [];
+    const drift: DriftEvent[] = [];
+    const client = new MerchantPaymentsClient({
+      apiKey: SECRET_KEY,
+      baseUrl: "https://api.merchant-payments.test",
+      merchantId: "mrch_1",
+      responseValidation: "tolerant",
+      logger: { warn: (record) => logged.push(record) },
+      hooks: { onDrift: (event) => drift.push(event) },
+      fetch: async () => new Response(JSON.stringify(succeededWithHint), { status: 200 }),
+    });
+    for (const id of ["pay_1", "pay_2", "pay_3"]) await client.payments.status(id);
+    expect(drift.map((event) => event.operation)).toEqual([
+      "GET /v1/payments/pay_1/status",
+      "GET /v1/payments/pay_2/status",
+      "GET /v1/payments/pay_3/status",
+    ]);
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ path: "pollInMs", operation: "GET /v1/payments/pay_1/status" });
+  });
+
   it("strict: a ResponseValidationError, no drift event", async () => {
     const { client, drift } = clientAnswering(succeededWithHint, "strict");
     await expect(client.payments.status("pay_1")).rejects.toBeInstanceOf(ResponseValidationError);
