@@ -103,7 +103,8 @@ function expandInterfaceMembers(alias) {
 
 /**
  * The reflections a type alias stands for: its own reference, each member of a union, the element of an array.
- * Type arguments are not followed (`Promise<X>` is not an `X`).
+ * Type arguments are not followed (`Promise<X>` is not an `X`), nor `readonly X[]` (TypeDoc's theme expands no
+ * type operator: the alias links to `X`).
  *
  * @param {td.SomeType | undefined} type
  * @returns {td.Reflection[]}
@@ -111,7 +112,6 @@ function expandInterfaceMembers(alias) {
 function memberTargets(type) {
   if (type instanceof td.UnionType) return type.types.flatMap(memberTargets);
   if (type instanceof td.ArrayType) return memberTargets(type.elementType);
-  if (type instanceof td.TypeOperatorType) return memberTargets(type.target); // `readonly X[]`
   if (type instanceof td.ReferenceType && type.reflection) return [type.reflection];
   return [];
 }
