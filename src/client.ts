@@ -12,8 +12,9 @@ import { Settlements } from "./resources/settlements.js";
  *
  * @example
  * ```ts
- * const client = new MerchantPaymentsClient({ apiKey: process.env.MP_KEY, baseUrl: "https://…" });
- * const status = await client.payments.status("pay_123", { merchantId: "mrch_456" });
+ * // apiKey, baseUrl and merchantId default to MERCHANT_PAYMENTS_API_KEY, _BASE_URL and _MERCHANT_ID.
+ * const client = new MerchantPaymentsClient();
+ * const status = await client.payments.status("pay_123");
  * ```
  */
 export class MerchantPaymentsClient {

@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
-import { type JsonObject, openEnum, responseObject } from "./common.js";
+import { type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -72,10 +72,10 @@ export function toCreateMerchantBody(input: CreateMerchantInput): CreateMerchant
 export const MERCHANT_STATUSES = ["active", "inactive", "suspended"] as const;
 
 /** Merchant status: `active`, `inactive`, `suspended`, or a value added later by the service. */
-export const merchantStatusSchema = openEnum(MERCHANT_STATUSES);
+export const merchantStatusSchema: z.ZodMiniType<MerchantStatus, unknown> = openEnum(MERCHANT_STATUSES);
 
 /** A merchant status (open: unknown values are kept as strings). */
-export type MerchantStatus = z.output<typeof merchantStatusSchema>;
+export type MerchantStatus = OpenEnum<(typeof MERCHANT_STATUSES)[number]>;
 
 const merchantSettlementsObject = responseObject({
   /** Crypto settlements: an asset paired with a destination account on the same chain. */

@@ -188,7 +188,7 @@ export function isTerminalPaymentStatus(status: string): status is TerminalPayme
 }
 
 /** Payment status (open: a status added later by the service still parses). */
-export const paymentStatusSchema = openEnum(PAYMENT_STATUSES);
+export const paymentStatusSchema: z.ZodMiniType<PaymentStatus, unknown> = openEnum(PAYMENT_STATUSES);
 
 /** A payment status: a documented one, or another string the service may add. */
 export type PaymentStatus = OpenEnum<KnownPaymentStatus>;
