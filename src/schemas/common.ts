@@ -173,13 +173,14 @@ export interface Iso4217AmountInput extends z.input<typeof iso4217AmountInputObj
 export const iso4217AmountInputSchema: z.ZodMiniType<Iso4217AmountInput, Iso4217AmountInput> =
   iso4217AmountInputObject;
 
-/** Response schema of an amount. Extra fields are kept; the unit form is not restricted. */
-export const amountSchema = z.looseObject({
+const amountObject = responseObject({
   /** `iso4217/<CODE>` for a requested amount, `caip19/<CAIP-19 asset id>` for an amount in the paid asset. */
   unit: z.string(),
   /** Integer in minor units as a decimal string (in the paid asset: the token's smallest unit). */
   value: z.string(),
 });
+/** Response schema of an amount. Extra fields are kept; the unit form is not restricted. */
+export const amountSchema: z.ZodMiniType<Amount, unknown> = amountObject;
 
 /** An amount as returned by the service. */
-export type Amount = z.output<typeof amountSchema>;
+export interface Amount extends z.output<typeof amountObject> {}
