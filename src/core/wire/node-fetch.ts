@@ -30,12 +30,9 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
 export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
   // Default imports, read at call time: test tools (MSW) patch `request` on the module objects.
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets };
-  let httpAgent: Agent | undefined;
-  let httpsAgent: Agent | undefined;
-  const agentFor = (protocol: string): Agent =>
-    protocol === "https:"
-      ? (httpsAgent ??= new https.Agent(agentOptions))
-      : (httpAgent ??= new http.Agent(agentOptions));
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent(agentOptions);
+  const agentFor = (protocol: string): Agent => (protocol === "https:" ? httpsAgent : httpAgent);
 
   return async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
