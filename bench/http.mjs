@@ -1,11 +1,15 @@
-// Per-request cost of the SDK against raw fetch and undici.request, over a keep-alive HTTP server on 127.0.0.1
-// that runs in a child process (the client process is measured alone). Every variant sends the same headers.
-// Variants run round-robin (rotating the starting variant each round) so that drift hits them alike; the
-// result is the median over rounds of each variant's µs/request, and the median over rounds of its ratio to
-// raw fetch measured in the same round.
+// Per-request cost of the SDK against raw fetch, undici.request, openai-node and stripe-node, over a keep-alive
+// HTTP server on 127.0.0.1 that runs in a child process (the client process is measured alone). Every variant
+// sends the same headers (stripe-node sends its POST form-encoded, its own format). Each sample measures wall
+// time and the client's CPU time (`process.cpuUsage`, user + system) per request. Variants run round-robin
+// (rotating the starting variant each round) so that drift hits them alike; the result is the median over rounds
+// of each variant's µs/request, and the median over rounds of its ratio to raw fetch measured in the same round,
+// with the interquartile range of that ratio.
 //
 //   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--json]
 import ky from "ky";
+import OpenAI from "openai";
+import Stripe from "stripe";
 import { request as undiciRequest } from "undici";
 import * as z from "zod/mini";
 import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
@@ -47,7 +51,11 @@ export async function variants(url) {
     maxRetries: 2,
     timeoutMs: 30_000,
   });
-  const statusUrl = `${url}/v1/payments/${PAYMENT_ID}/status`;
+  const openai = new OpenAI({ apiKey: API_KEY, baseURL: url, maxRetries: 2, timeout: 30_000 });
+  const { hostname, port } = new URL(url);
+  const stripe = new Stripe(API_KEY, { host: hostname, port, protocol: "http", maxNetworkRetries: 2 });
+  const statusPath = `/v1/payments/${PAYMENT_ID}/status`;
+  const statusUrl = `${url}${statusPath}`;
   const createUrl = `${url}/v1/payments`;
   const check = (value) => {
     if (value?.status === undefined && value?.id === undefined) throw new Error("unexpected answer");
@@ -61,6 +69,9 @@ export async function variants(url) {
         fetch(statusUrl, { headers: HEADERS })
           .then((res) => res.json())
           .then((json) => z.parse(statusSchema, json)),
+      "openai-node .get()": () => openai.get(statusPath, { headers: HEADERS }),
+      "stripe-node rawRequest": () =>
+        stripe.rawRequest("GET", statusPath, null, { additionalHeaders: HEADERS }),
       "SDK payments.status()": () => client.payments.status(PAYMENT_ID),
     },
     post: {
@@ -75,27 +86,49 @@ export async function variants(url) {
           body: JSON.stringify(CREATE_INPUT),
         }).then((res) => res.body.json()),
       "ky .json()": () => ky.post(createUrl, { headers: HEADERS, json: CREATE_INPUT }).json(),
+      "openai-node .post()": () => openai.post("/v1/payments", { headers: HEADERS, body: CREATE_INPUT }),
+      "stripe-node rawRequest": () =>
+        stripe.rawRequest("POST", "/v1/payments", CREATE_INPUT, { additionalHeaders: HEADERS }),
       "SDK payments.create()": () => client.payments.create(CREATE_INPUT),
     },
     check,
   };
 }
 
-async function sequential(call, n) {
+/** Wall and client CPU time (user + system), in µs per request, of `n` requests made by `send`. */
+async function timed(send, n) {
+  const cpu = process.cpuUsage();
   const start = performance.now();
-  for (let i = 0; i < n; i++) await call();
-  return ((performance.now() - start) * 1000) / n;
+  await send();
+  const wall = (performance.now() - start) * 1000;
+  const used = process.cpuUsage(cpu);
+  return { wall: wall / n, cpu: (used.user + used.system) / n };
 }
 
-async function concurrent(call, n) {
+function sequential(call, n) {
+  return timed(async () => {
+    for (let i = 0; i < n; i++) await call();
+  }, n);
+}
+
+function concurrent(call, n) {
   const perWorker = Math.ceil(n / CONCURRENCY);
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      for (let i = 0; i < perWorker; i++) await call();
-    }),
+  return timed(
+    () =>
+      Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          for (let i = 0; i < perWorker; i++) await call();
+        }),
+      ),
+    perWorker * CONCURRENCY,
   );
-  return ((performance.now() - start) * 1000) / (perWorker * CONCURRENCY);
+}
+
+/** Median and interquartile range of a variant's per-round ratio to fetch. */
+function ratios(samples, base) {
+  const values = samples.map((s, i) => s / base[i]).sort((a, b) => a - b);
+  const at = (q) => values[Math.min(values.length - 1, Math.floor(q * values.length))];
+  return { median: median(values), p25: at(0.25), p75: at(0.75) };
 }
 
 /** Runs every (method, mode, variant) block round-robin and returns medians. */
@@ -135,24 +168,35 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => 
       log(`http round ${round + 1}/${rounds}`);
     }
     return blocks.map((block) => {
-      const base = block.samples.fetch;
+      const wallOf = (name) => block.samples[name].map((s) => s.wall);
+      const cpuOf = (name) => block.samples[name].map((s) => s.cpu);
       return {
         method: block.method,
         mode: block.mode,
         requestsPerSample: block.n,
         rounds,
-        variants: block.names.map((name) => ({
-          name,
-          us: median(block.samples[name]),
-          ratioToFetch: median(block.samples[name].map((s, i) => s / base[i])),
-          samples: block.samples[name],
-        })),
+        variants: block.names.map((name) => {
+          const wall = ratios(wallOf(name), wallOf("fetch"));
+          const cpu = ratios(cpuOf(name), cpuOf("fetch"));
+          return {
+            name,
+            us: median(wallOf(name)),
+            ratioToFetch: wall.median,
+            ratioRange: [wall.p25, wall.p75],
+            cpuUs: median(cpuOf(name)),
+            cpuRatioToFetch: cpu.median,
+            cpuRatioRange: [cpu.p25, cpu.p75],
+            samples: block.samples[name],
+          };
+        }),
       };
     });
   } finally {
     await server.stop();
   }
 }
+
+const range = ([low, high]) => `[${low.toFixed(2)}–${high.toFixed(2)}]`;
 
 export function render(results) {
   const rows = [];
@@ -163,11 +207,25 @@ export function render(results) {
         block.mode,
         variant.name,
         fmt.us(variant.us),
-        fmt.ratio(variant.ratioToFetch),
+        `${fmt.ratio(variant.ratioToFetch)} ${range(variant.ratioRange)}`,
+        fmt.us(variant.cpuUs),
+        `${fmt.ratio(variant.cpuRatioToFetch)} ${range(variant.cpuRatioRange)}`,
       ]);
     }
   }
-  return table(["operation", "mode", "variant", "per request", "vs fetch"], rows);
+  const rounds = results[0]?.rounds ?? 0;
+  return `${table(
+    [
+      "operation",
+      "mode",
+      "variant",
+      "wall / request",
+      "wall vs fetch",
+      "client CPU / request",
+      "CPU vs fetch",
+    ],
+    rows,
+  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch in the same round.`;
 }
 
 if (isMain(import.meta.url)) {

@@ -152,7 +152,7 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Fine-tune the retry delays. */
   retry?: Partial<Omit<RetryPolicy, "maxRetries">> | undefined;
-  /** A `fetch` implementation to send with (for example undici's, with its own connection pool). Default: the global `fetch`. */
+  /** A `fetch` to send with (any implementation; its responses need not be the global class). Default: the SDK's pooled `node:http` wire. */
   fetch?: typeof fetch | undefined;
   /**
    * How responses are read. `"strict"`: every deviation from the interface document is a `ResponseValidationError`

@@ -1,0 +1,188 @@
+/**
+ * The default wire under ky: a `fetch` over `node:http` and `node:https` with keep-alive connections, at most
+ * `maxSockets` per origin (global `fetch` has no limit: thousands of concurrent polls opened one socket each).
+ * `http.ts` loads this module with the first request, so importing the SDK never loads `node:http`.
+ *
+ * It behaves as fetch does where the SDK relies on it: content encodings (gzip, deflate, br) are decoded, a 3xx comes
+ * back as it is (never followed: that would carry the Api-Key header to wherever it points), and the request's signal
+ * destroys the socket at any point, headers or body. Unlike fetch it reads the whole body before resolving, counting
+ * decoded bytes: past `maxResponseBytes` it stops inflating, drops the connection, and rejects with `too_large`.
+ *
+ * @module
+ */
+import http, { type Agent, type IncomingMessage } from "node:http";
+import https from "node:https";
+import { pipeline, type Readable, type Transform } from "node:stream";
+import zlib from "node:zlib";
+import { WireFailure } from "./failure.js";
+
+export interface NodeFetchOptions {
+  /** Connections per origin; more requests wait for a free one. */
+  maxSockets: number;
+  /** The largest body read, in bytes after decoding. */
+  maxResponseBytes: number;
+}
+
+/** Statuses whose Response must have a null body. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
+/** Creates the fetch of one client: its own agents, so `maxSockets` holds per client and origin. */
+export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
+  // Default imports, read at call time: test tools (MSW) patch `request` on the module objects.
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets };
+  const httpAgent = new http.Agent(agentOptions);
+  const httpsAgent = new https.Agent(agentOptions);
+  const agentFor = (protocol: string): Agent => (protocol === "https:" ? httpsAgent : httpAgent);
+
+  return async (input, init) => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+    return exchange(request, body, agentFor, options.maxResponseBytes);
+  };
+}
+
+/** Sends one request and resolves with its whole, decoded answer as a global Response (what ky accepts). */
+function exchange(
+  request: Request,
+  body: Buffer | undefined,
+  agentFor: (protocol: string) => Agent,
+  limit: number,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const { signal } = request;
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const url = new URL(request.url);
+    const send = url.protocol === "https:" ? https.request : http.request;
+    const outgoing = send(url, {
+      method: request.method,
+      headers: outgoingHeaders(request.headers, body),
+      agent: agentFor(url.protocol),
+    });
+    let settled = false;
+    const settle = (finish: () => void) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener("abort", onAbort);
+      finish();
+    };
+    // Destroying the request destroys its socket: nothing more is read, and the pool opens a fresh one.
+    const fail = (error: unknown) =>
+      settle(() => {
+        outgoing.destroy();
+        reject(error);
+      });
+    const onAbort = () => fail(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    outgoing.on("error", (cause) => fail(new WireFailure("network", { cause })));
+    outgoing.on("response", (incoming) => {
+      readBody(incoming, request.method, limit).then(
+        (bytes) => settle(() => resolveWith(resolve, reject, incoming, bytes)),
+        fail,
+      );
+    });
+    outgoing.end(body);
+  });
+}
+
+function outgoingHeaders(headers: Headers, body: Buffer | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  // What fetch asks for, and decodes below.
+  out["accept-encoding"] ??= "gzip, deflate, br";
+  if (body !== undefined) out["content-length"] = String(body.length);
+  return out;
+}
+
+/** The decoded body, read while counting: past `limit` bytes the reading stops and the promise rejects. */
+function readBody(incoming: IncomingMessage, method: string, limit: number): Promise<Buffer> {
+  const status = incoming.statusCode ?? 0;
+  const source = method === "HEAD" || NULL_BODY_STATUSES.has(status) ? incoming : decoded(incoming);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    source.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new WireFailure("too_large", { limitBytes: limit }));
+        source.destroy(); // stops inflating at once: a compression bomb is never expanded past the limit
+        return;
+      }
+      chunks.push(chunk);
+    });
+    source.on("end", () =>
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)),
+    );
+    // A body cut off (the socket closed before its end) or a corrupt encoding: the answer never arrived whole.
+    source.on("error", (cause) => reject(new WireFailure("network", { cause })));
+    incoming.on("close", () => {
+      if (!incoming.complete) reject(new WireFailure("network", { cause: "the body was cut off" }));
+    });
+  });
+}
+
+/**
+ * The body stream decoded as fetch decodes it: `Content-Encoding` lists codings in the order they were applied, so
+ * they are undone last first; an unknown coding leaves the body as it came.
+ */
+function decoded(incoming: IncomingMessage): Readable {
+  const header = incoming.headers["content-encoding"];
+  if (!header) return incoming;
+  const decoders: Transform[] = [];
+  for (const coding of header.toLowerCase().split(",").reverse()) {
+    const decoder = decoderOf(coding.trim());
+    if (decoder === null) return incoming;
+    if (decoder !== undefined) decoders.push(decoder);
+  }
+  const last = decoders.at(-1);
+  if (last === undefined) return incoming;
+  // pipeline destroys every stage when one fails or is destroyed, and forwards errors to the last.
+  pipeline([incoming, ...decoders], () => {});
+  return last;
+}
+
+/** A decoder for one coding; `undefined` for identity, `null` for a coding fetch does not know either. */
+function decoderOf(coding: string): Transform | null | undefined {
+  // Sync flushes, as undici does: a body whose compressed stream is cut short still yields what arrived.
+  const flush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  switch (coding) {
+    case "gzip":
+    case "x-gzip":
+      return zlib.createGunzip(flush);
+    case "deflate":
+      return zlib.createInflate(flush);
+    case "br":
+      return zlib.createBrotliDecompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+      });
+    case "identity":
+    case "":
+      return undefined;
+    default:
+      return null;
+  }
+}
+
+function resolveWith(
+  resolve: (response: Response) => void,
+  reject: (error: unknown) => void,
+  incoming: IncomingMessage,
+  bytes: Buffer,
+): void {
+  const status = incoming.statusCode ?? 0;
+  try {
+    const headers = new Headers();
+    const raw = incoming.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+    const body = NULL_BODY_STATUSES.has(status) ? null : new Uint8Array(bytes);
+    resolve(new Response(body, { status, headers }));
+  } catch (cause) {
+    // A status outside 200–599 or a header fetch would refuse: not an HTTP answer fetch could have given either.
+    reject(new WireFailure("network", { cause }));
+  }
+}
