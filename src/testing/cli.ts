@@ -110,6 +110,8 @@ async function main(argv: string[]): Promise<() => Promise<void>> {
     throw err instanceof UsageError ? err : new UsageError(err instanceof Error ? err.message : String(err));
   }
   const { seed, pollInMs, ...listen } = options;
+  // Said before binding: whoever asked to listen beyond this machine hears it even if the bind fails.
+  if (options.allowRemote && !isLoopback(options.host)) process.stderr.write(`${REMOTE_WARNING}\n`);
   let server: MockServer;
   try {
     server = await startMockServer({
@@ -126,7 +128,6 @@ async function main(argv: string[]): Promise<() => Promise<void>> {
     }
     throw err;
   }
-  if (options.allowRemote && !isLoopback(options.host)) process.stderr.write(`${REMOTE_WARNING}\n`);
   process.stdout.write(banner(server));
   return () => server.close();
 }
