@@ -3,6 +3,8 @@ import { defineConfig, type Options } from "tsup";
 const entry = {
   index: "src/index.ts",
   "testing/index": "src/testing/index.ts",
+  // The only entry that imports msw: the mock's MSW handlers.
+  "testing/msw": "src/testing/msw.ts",
 };
 
 /**

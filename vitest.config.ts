@@ -6,6 +6,10 @@ export default defineConfig({
     // Examples import the package by name, as users would; resolve it to the sources (no build needed).
     alias: [
       {
+        find: /^merchant-payments\/testing\/msw$/,
+        replacement: fileURLToPath(new URL("./src/testing/msw.ts", import.meta.url)),
+      },
+      {
         find: /^merchant-payments\/testing$/,
         replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
       },

@@ -14,7 +14,7 @@
  * ```sh
  * MERCHANT_PAYMENTS_API_KEY=… MERCHANT_PAYMENTS_BASE_URL=… \
  * MERCHANT_NAME="Acme Store" MERCHANT_EMAIL=billing@acme.example \
- * SETTLEMENTS='[{"asset":"eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e","destination":"eip155:84532:0xYourAddress"}]' \
+ * SETTLEMENTS='[{"asset":"eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e","destination":"eip155:84532:0x52908400098527886E0F7030069857D2E4169EE7"}]' \
  * STATE_FILE=.merchant-setup.json npx tsx examples/setup-merchant.ts
  * ```
  *

@@ -2,7 +2,8 @@
 // tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors, one
 // call through the mock, and an import that must not load Node's fetch implementation.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
@@ -74,6 +75,8 @@ for (const file of ["esm.mjs", "cjs.cjs", "cold.mjs", "cold.cjs"]) {
 }
 step("the merchant-payments-mock bin answers");
 await checkMockCli();
+step("merchant-payments/testing without msw (ESM, CJS, TypeScript node16 and bundler)");
+checkTestingWithoutMsw();
 rmSync(tarball, { force: true });
 console.log("package check passed");
 
@@ -102,4 +105,75 @@ async function checkMockCli() {
   } finally {
     child.kill("SIGTERM");
   }
+}
+
+/**
+ * The mock's server, CLI, model and controls load without msw: a second consumer gets the tarball alone, then
+ * imports `merchant-payments/testing` from ESM and CJS (starting a server and calling it), and type-checks an import
+ * with `skipLibCheck: false` under `node16` (ESM and CommonJS) and `bundler` resolution. Only
+ * `merchant-payments/testing/msw` may name msw, in its code or its type declarations.
+ */
+function checkTestingWithoutMsw() {
+  // Outside the project: from inside it, Node would find the project's own node_modules/msw by walking up.
+  const bare = mkdtempSync(join(tmpdir(), "merchant-payments-without-msw-"));
+  writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "consumer-without-msw", private: true }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--silent", tarball], bare);
+  const mswVisible = `try { require.resolve("msw"); console.log("found"); } catch { console.log("absent"); }`;
+  if (run(process.execPath, ["-e", mswVisible], bare).trim() !== "absent") {
+    throw new Error("msw can be resolved from the consumer: the check would prove nothing");
+  }
+  const probe = `const server = await testing.startMockServer();
+const res = await fetch(server.url + "/v1/merchants", { headers: { "Api-Key": server.service.keys.test } });
+await server.close();
+const inProcess = testing.createMockService();
+const viaFetch = await inProcess.fetch(inProcess.baseUrl + "/v1/merchants", { headers: { "Api-Key": inProcess.keys.test } });
+if (res.status !== 200 || viaFetch.status !== 200) throw new Error("the mock did not answer");
+console.log("ok");`;
+  writeFileSync(join(bare, "server.mjs"), `import * as testing from "merchant-payments/testing";\n${probe}`);
+  writeFileSync(
+    join(bare, "server.cjs"),
+    `const testing = require("merchant-payments/testing");\n(async () => {\n${probe}\n})().catch((e) => { console.error(e); process.exit(1); });`,
+  );
+  for (const file of ["server.mjs", "server.cjs"]) {
+    const out = run(process.execPath, [file], bare).trim();
+    if (out !== "ok") throw new Error(`${file} printed ${out}`);
+    console.log(`ok (${file})`);
+  }
+  const dist = join(bare, "node_modules", "merchant-payments", "dist");
+  for (const dir of [dist, join(dist, "testing")]) {
+    for (const name of readdirSync(dir)) {
+      if (name.startsWith("msw.") || !/\.d\.c?ts$/.test(name)) continue;
+      if (/from ["']msw/.test(readFileSync(join(dir, name), "utf8"))) throw new Error(`${name} imports msw`);
+    }
+  }
+  const source = `import { startMockServer, type MockMode, type MockServer } from "merchant-payments/testing";
+export const start: () => Promise<MockServer> = () => startMockServer();
+export const mode: MockMode = "test";
+`;
+  const projects = [
+    { name: "node16-esm", type: "module", module: "node16", moduleResolution: "node16" },
+    { name: "node16-cjs", type: "commonjs", module: "node16", moduleResolution: "node16" },
+    { name: "bundler", type: "module", module: "esnext", moduleResolution: "bundler" },
+  ];
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  for (const { name, type, module, moduleResolution } of projects) {
+    const dir = join(bare, name);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type }));
+    writeFileSync(join(dir, "index.ts"), source);
+    const compilerOptions = {
+      module,
+      moduleResolution,
+      target: "es2022",
+      lib: ["es2022", "dom"],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+    run(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], dir);
+    console.log(`ok (TypeScript ${name}, skipLibCheck: false)`);
+  }
+  rmSync(bare, { recursive: true, force: true });
 }

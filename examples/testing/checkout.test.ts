@@ -13,7 +13,7 @@
  * ```
  */
 import { MerchantPaymentsClient } from "merchant-payments";
-import { createMockService } from "merchant-payments/testing";
+import { createMockService } from "merchant-payments/testing/msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../hono/app.js";

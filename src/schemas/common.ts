@@ -14,12 +14,15 @@ import {
   type Caip2Parts,
   type Caip10Parts,
   type Caip19Parts,
+  caip10Problem,
+  caip19Problem,
   ISO4217_UNIT_RE,
   isHttpsUrl,
   MINOR_UNITS_RE,
   parseCaip2,
   parseCaip10,
   parseCaip19,
+  paymentAmountProblem,
 } from "../validate/rules.js";
 
 export { assertId } from "../validate/ids.js";
@@ -100,6 +103,14 @@ export function matching(re: RegExp, error: string): z.core.$ZodCheck<string> {
   return z.refine<string>((value) => re.test(value), { error });
 }
 
+/** A check by one of the shared rules of `validate/rules.ts` (the mock applies the same function). */
+function byRule(problem: (value: string) => string | undefined) {
+  return z.superRefine<string>((value, ctx) => {
+    const message = problem(value);
+    if (message !== undefined) ctx.addIssue({ code: "custom", message, input: value });
+  });
+}
+
 /** A string holding at least one non-whitespace character (kept as given, not trimmed). */
 export const nonEmptyStringSchema = z.string().check(
   z.refine((value) => value.trim().length > 0, {
@@ -129,14 +140,10 @@ export const localReturnUrlSchema = z.string().check(
 // ---------------------------------------------------------------------------------------------
 
 /** Input schema of a CAIP-10 account id, for example `eip155:8453:0x1234...`. */
-export const caip10Schema = z
-  .string()
-  .check(matching(CAIP10_RE, 'must be a CAIP-10 account id, like "eip155:1:0xab12..."'));
+export const caip10Schema = z.string().check(byRule(caip10Problem));
 
 /** Input schema of a CAIP-19 asset id, for example `eip155:8453/erc20:0x8335...`. */
-export const caip19Schema = z
-  .string()
-  .check(matching(CAIP19_RE, 'must be a CAIP-19 asset id, like "eip155:1/erc20:0xa0b8..."'));
+export const caip19Schema = z.string().check(byRule(caip19Problem));
 
 // ---------------------------------------------------------------------------------------------
 // Amounts
@@ -155,8 +162,8 @@ const iso4217AmountInputObject = z.strictObject({
     .check(
       matching(ISO4217_UNIT_RE, 'must be "iso4217/" and an upper-case currency code, like "iso4217/USD"'),
     ),
-  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD. */
-  value: minorUnitsSchema,
+  /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD; more than zero. */
+  value: z.string().check(byRule(paymentAmountProblem)),
 });
 
 /** An amount as written in a request: `{ unit, value }`, `value` in minor units as a decimal string. */

@@ -1,6 +1,8 @@
 /**
  * The HTTP control endpoints of the mock, under the control prefix (default `/__mock`). They need no
- * credentials (the mock is a local test tool). Answers are JSON; errors use `{ message, code, details? }`.
+ * credentials (the mock is a local test tool), but every request that changes state must carry
+ * `Content-Type: application/json` (415 otherwise): a web page can send a cross-site `text/plain` POST
+ * without asking, never a JSON one. Answers are JSON; errors use `{ message, code, details? }`.
  *
  * | Method | Path | Body | Answer |
  * |---|---|---|---|
@@ -14,7 +16,7 @@
  * | POST | `/__mock/payments/{id}/fail`, `/expire`, `/processing`, `/cancel` | | payment record |
  * | POST | `/__mock/payments/{id}/simulate` | `{ outcome, optionId?, buyerAddress? }` | `{ status, redirectUrl }` |
  * | POST | `/__mock/time/advance` | `{ ms }` | `{ now }` |
- * | POST | `/__mock/faults` | fault spec (`path` string, or `pathRegex`) | `{ id }` |
+ * | POST | `/__mock/faults` | fault spec (`path`: exact, `*` for any run of characters) | `{ id }` |
  * | GET / DELETE | `/__mock/faults` | | `{ data }` / clears |
  * | DELETE | `/__mock/faults/{id}` | | `{ removed }` |
  * | POST | `/__mock/accounts` | seed account | account |
@@ -28,9 +30,10 @@ import { errorResponse, json, type RawRequest, type RawResponse } from "./http.j
 import { MockServiceError } from "./model/errors.js";
 import { isObject } from "./model/json.js";
 import type { MockSeedAccount } from "./model/seed.js";
+import { findRoute, type Route } from "./routes.js";
 import type { MockService } from "./service.js";
 
-/** Inputs of {@link controlRoute}. */
+/** What a control route's handler receives. */
 export interface ControlContext {
   /** The service driven. */
   service: MockService;
@@ -38,11 +41,28 @@ export interface ControlContext {
   faults: FaultRegistry;
   /** The request. */
   req: RawRequest;
-  /** Path below the control prefix, starting with `/`. */
-  path: string;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+  /** The JSON object body (`{}` when empty). */
+  body: Record<string, unknown>;
 }
 
-function body(req: RawRequest): Record<string, unknown> {
+/** A control route. */
+export interface ControlRoute extends Route<ControlContext> {
+  /** Answers the request. */
+  readonly handle: (context: ControlContext) => RawResponse;
+}
+
+function readBody(req: RawRequest): Record<string, unknown> {
+  if (req.method === "GET") return {};
+  const type = req.header("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new MockServiceError(
+      415,
+      "unsupported_media_type",
+      "Control requests that change state need Content-Type: application/json.",
+    );
+  }
   if (req.body === "") return {};
   let parsed: unknown;
   try {
@@ -55,122 +75,130 @@ function body(req: RawRequest): Record<string, unknown> {
   return parsed;
 }
 
-/** Answers one control request. */
-export function controlRoute({ service, faults, req, path }: ControlContext): RawResponse {
+const invalid = (err: unknown): MockServiceError =>
+  err instanceof MockServiceError
+    ? err
+    : new MockServiceError(400, "invalid_request", err instanceof Error ? err.message : String(err));
+
+const id = (c: ControlContext): string => c.params.paymentId!;
+const drive =
+  (method: "failPayment" | "expirePayment" | "markProcessing" | "cancelPayment") =>
+  (c: ControlContext): RawResponse =>
+    json(200, c.service[method](id(c)));
+
+function info({ service }: ControlContext): RawResponse {
+  return json(200, {
+    baseUrl: service.baseUrl,
+    controlPrefix: service.controlPrefix,
+    versionHeader: service.versionHeader,
+    keys: service.keys,
+    merchantId: service.merchantId,
+    liveMerchantId: service.liveMerchantId,
+    accounts: service.accounts,
+  });
+}
+
+function complete(c: ControlContext): RawResponse {
+  const optionId = typeof c.body.optionId === "string" ? c.body.optionId : undefined;
+  return json(200, c.service.completePayment(id(c), optionId ? { optionId } : {}));
+}
+
+function simulate(c: ControlContext): RawResponse {
+  const { outcome, optionId, buyerAddress } = c.body;
+  if (outcome !== "success" && outcome !== "failure") {
+    throw new MockServiceError(400, "invalid_request", 'outcome must be "success" or "failure".', {
+      field: "outcome",
+    });
+  }
+  const redirectUrl = c.service.simulateBuyer(id(c), {
+    outcome,
+    ...(typeof optionId === "string" ? { optionId } : {}),
+    ...(typeof buyerAddress === "string" ? { buyerAddress } : {}),
+  });
+  return json(200, { status: c.service.getPayment(id(c)).status, redirectUrl });
+}
+
+function advanceTime(c: ControlContext): RawResponse {
+  if (typeof c.body.ms !== "number") {
+    throw new MockServiceError(400, "invalid_request", "ms must be a number.", { field: "ms" });
+  }
+  c.service.advanceTime(c.body.ms);
+  return json(200, { now: c.service.now().toISOString() });
+}
+
+function addFault(c: ControlContext): RawResponse {
   try {
-    const seg = path
-      .split("/")
-      .filter((s) => s !== "")
-      .map((s) => decodeURIComponent(s));
-    const m = req.method;
-    const [a, b, c] = seg;
-    if (seg.length === 0 && m === "GET") {
-      return json(200, {
-        baseUrl: service.baseUrl,
-        controlPrefix: service.controlPrefix,
-        versionHeader: service.versionHeader,
-        keys: service.keys,
-        merchantId: service.merchantId,
-        liveMerchantId: service.liveMerchantId,
-        accounts: service.accounts,
-      });
+    const handle = c.faults.add(c.body as unknown as MockFaultSpec);
+    return json(201, { id: handle.id, remaining: handle.remaining });
+  } catch (err) {
+    throw invalid(err);
+  }
+}
+
+function addAccount(c: ControlContext): RawResponse {
+  try {
+    return json(201, c.service.createAccount(c.body as MockSeedAccount));
+  } catch (err) {
+    throw invalid(err);
+  }
+}
+
+const ok = (run: (c: ControlContext) => void) => (c: ControlContext) => {
+  run(c);
+  return json(200, { ok: true });
+};
+
+/** Every control route, relative to the control prefix. */
+export const CONTROL_ROUTES: readonly ControlRoute[] = [
+  { method: "GET", path: "/", handle: info },
+  { method: "GET", path: "/state", handle: (c) => json(200, c.service.state) },
+  { method: "GET", path: "/requests", handle: (c) => json(200, { data: c.service.requests }) },
+  { method: "DELETE", path: "/requests", handle: ok((c) => c.service.clearRequests()) },
+  { method: "GET", path: "/merchants", handle: (c) => json(200, { data: c.service.merchants }) },
+  { method: "GET", path: "/payments", handle: (c) => json(200, { data: c.service.payments }) },
+  { method: "GET", path: "/payments/:paymentId", handle: (c) => json(200, c.service.getPayment(id(c))) },
+  {
+    method: "GET",
+    path: "/payments/:paymentId/options",
+    handle: (c) => json(200, { data: c.service.paymentOptions(id(c)) }),
+  },
+  { method: "POST", path: "/payments/:paymentId/complete", handle: complete },
+  { method: "POST", path: "/payments/:paymentId/fail", handle: drive("failPayment") },
+  { method: "POST", path: "/payments/:paymentId/expire", handle: drive("expirePayment") },
+  { method: "POST", path: "/payments/:paymentId/processing", handle: drive("markProcessing") },
+  { method: "POST", path: "/payments/:paymentId/cancel", handle: drive("cancelPayment") },
+  { method: "POST", path: "/payments/:paymentId/simulate", handle: simulate },
+  { method: "POST", path: "/time/advance", handle: advanceTime },
+  { method: "GET", path: "/faults", handle: (c) => json(200, { data: c.faults.list() }) },
+  { method: "POST", path: "/faults", handle: addFault },
+  { method: "DELETE", path: "/faults", handle: ok((c) => c.faults.clear()) },
+  {
+    method: "DELETE",
+    path: "/faults/:faultId",
+    handle: (c) => json(200, { removed: c.faults.remove(c.params.faultId!) }),
+  },
+  { method: "POST", path: "/accounts", handle: addAccount },
+  { method: "POST", path: "/reset", handle: ok((c) => c.service.reset()) },
+];
+
+/** Answers one control request; `path` is below the control prefix, starting with `/`. */
+export function controlRoute(
+  service: MockService,
+  faults: FaultRegistry,
+  req: RawRequest,
+  path: string,
+): RawResponse {
+  try {
+    const found = findRoute(CONTROL_ROUTES, req.method, path === "/" ? "/" : path.replace(/\/+$/, ""));
+    if (found === null || found === "method") {
+      throw new MockServiceError(
+        found ? 405 : 404,
+        found ? "method_not_allowed" : "not_found",
+        `No control endpoint ${req.method} ${path}.`,
+      );
     }
-    if (a === "state" && seg.length === 1 && m === "GET") return json(200, service.state);
-    if (a === "requests" && seg.length === 1) {
-      if (m === "GET") return json(200, { data: service.requests });
-      if (m === "DELETE") {
-        service.clearRequests();
-        return json(200, { ok: true });
-      }
-    }
-    if (a === "merchants" && seg.length === 1 && m === "GET") return json(200, { data: service.merchants });
-    if (a === "payments") {
-      if (seg.length === 1 && m === "GET") return json(200, { data: service.payments });
-      if (b !== undefined && seg.length === 2 && m === "GET") return json(200, service.getPayment(b));
-      if (b !== undefined && seg.length === 3) {
-        if (c === "options" && m === "GET") return json(200, { data: service.paymentOptions(b) });
-        if (m === "POST") {
-          const input = body(req);
-          switch (c) {
-            case "complete": {
-              const optionId = typeof input.optionId === "string" ? input.optionId : undefined;
-              return json(200, service.completePayment(b, optionId ? { optionId } : {}));
-            }
-            case "fail":
-              return json(200, service.failPayment(b));
-            case "expire":
-              return json(200, service.expirePayment(b));
-            case "processing":
-              return json(200, service.markProcessing(b));
-            case "cancel":
-              return json(200, service.cancelPayment(b));
-            case "simulate": {
-              const outcome = input.outcome;
-              if (outcome !== "success" && outcome !== "failure") {
-                throw new MockServiceError(
-                  400,
-                  "invalid_request",
-                  'outcome must be "success" or "failure".',
-                  {
-                    field: "outcome",
-                  },
-                );
-              }
-              const redirectUrl = service.simulateBuyer(b, {
-                outcome,
-                ...(typeof input.optionId === "string" ? { optionId: input.optionId } : {}),
-                ...(typeof input.buyerAddress === "string" ? { buyerAddress: input.buyerAddress } : {}),
-              });
-              return json(200, { status: service.getPayment(b).status, redirectUrl });
-            }
-          }
-        }
-      }
-    }
-    if (a === "time" && b === "advance" && seg.length === 2 && m === "POST") {
-      const ms = body(req).ms;
-      if (typeof ms !== "number") throw new MockServiceError(400, "invalid_request", "ms must be a number.");
-      service.advanceTime(ms);
-      return json(200, { now: service.now().toISOString() });
-    }
-    if (a === "faults") {
-      if (seg.length === 1 && m === "GET") return json(200, { data: faults.list() });
-      if (seg.length === 1 && m === "DELETE") {
-        faults.clear();
-        return json(200, { ok: true });
-      }
-      if (seg.length === 1 && m === "POST") {
-        const input = body(req);
-        const spec = { ...input } as unknown as MockFaultSpec & { pathRegex?: unknown };
-        if (typeof input.pathRegex === "string") spec.path = new RegExp(input.pathRegex);
-        delete spec.pathRegex;
-        try {
-          const handle = faults.add(spec);
-          return json(201, { id: handle.id, remaining: handle.remaining });
-        } catch (err) {
-          throw new MockServiceError(
-            400,
-            "invalid_request",
-            err instanceof Error ? err.message : String(err),
-          );
-        }
-      }
-      if (b !== undefined && seg.length === 2 && m === "DELETE")
-        return json(200, { removed: faults.remove(b) });
-    }
-    if (a === "accounts" && seg.length === 1 && m === "POST") {
-      try {
-        return json(201, service.createAccount(body(req) as MockSeedAccount));
-      } catch (err) {
-        if (err instanceof MockServiceError) throw err;
-        throw new MockServiceError(400, "invalid_request", err instanceof Error ? err.message : String(err));
-      }
-    }
-    if (a === "reset" && seg.length === 1 && m === "POST") {
-      service.reset();
-      return json(200, { ok: true });
-    }
-    throw new MockServiceError(404, "not_found", `No control endpoint ${m} ${path}.`);
+    const context: ControlContext = { service, faults, req, params: found.params, body: readBody(req) };
+    return found.route.handle(context);
   } catch (err) {
     if (err instanceof MockServiceError) return errorResponse(err);
     return errorResponse(

@@ -1,7 +1,8 @@
 /**
  * `merchant-payments/testing`: a faithful, stateful, in-memory mock of the Merchant Payments Service,
- * usable through MSW handlers (`createMockService().handlers`), as a fetch function
- * (`service.fetch`), or as a local HTTP server (`startMockServer`, CLI `merchant-payments-mock`).
+ * usable as a fetch function (`createMockService().fetch`), as a local HTTP server (`startMockServer`,
+ * CLI `merchant-payments-mock`), or through MSW handlers (`merchant-payments/testing/msw`, the only
+ * entry that needs msw).
  *
  * It is an independent implementation of the service interface. Where the interface is silent, the
  * mock chooses (and the SDK must not depend on these beyond what the spec says):
@@ -28,8 +29,6 @@
  * @module
  */
 
-import type { RequestHandler } from "msw";
-import { createMswHandlers } from "./msw.js";
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
 
 export type { MockFaultHandle, MockFaultSpec, MockFaultType } from "./faults.js";
@@ -46,7 +45,6 @@ export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/store.js";
 export type { MockTokenInfo } from "./model/tokens.js";
 export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./model/typed-data.js";
 export type {
-  MerchantStatus,
   MockAccountInfo,
   MockAccountKeys,
   MockAmount,
@@ -54,11 +52,12 @@ export type {
   MockCryptoSettlement,
   MockFiatSettlement,
   MockMerchantRecord,
+  MockMerchantStatus,
+  MockMode,
   MockPaymentInfo,
   MockPaymentRecord,
+  MockPaymentStatus,
   MockRequestLogEntry,
-  Mode,
-  PaymentStatus,
 } from "./model/types.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";
 export {
@@ -71,30 +70,19 @@ export {
   type SimulateBuyerOptions,
 } from "./service.js";
 
-/** The mock service with MSW handlers. */
-export interface MockServiceWithHandlers extends MockService {
-  /** MSW 2 handlers answering every request to `baseUrl`: `setupServer(...service.handlers)`. */
-  readonly handlers: RequestHandler[];
-}
-
 /**
- * Creates the mock service. With no options it has one account (keys in `service.keys`) with a
- * test-mode merchant (`service.merchantId`) and a live-mode merchant (`service.liveMerchantId`),
- * each with a USDC settlement, answering on `https://mock.merchant-payments.test`.
+ * Creates the mock service, in process: `service.fetch` is a `fetch` answered by the mock (pass it to the
+ * client's `fetch` option). With no options it has one account (keys in `service.keys`) with a test-mode
+ * merchant (`service.merchantId`) and a live-mode merchant (`service.liveMerchantId`), each with a USDC
+ * settlement, answering on `https://mock.merchant-payments.test`. For MSW handlers, import the same
+ * function from `merchant-payments/testing/msw`; for a real port, {@link startMockServer}.
  *
  * @example
  * ```ts
  * const mock = createMockService();
- * const server = setupServer(...mock.handlers);
- * server.listen();
- * const res = await fetch(`${mock.baseUrl}/v1/merchants`, { headers: { "Api-Key": mock.keys.test } });
+ * const res = await mock.fetch(`${mock.baseUrl}/v1/merchants`, { headers: { "Api-Key": mock.keys.test } });
  * ```
  */
-export function createMockService(options: MockServiceOptions = {}): MockServiceWithHandlers {
-  const core = createMockServiceCore(options);
-  const handlers = createMswHandlers(() => core.service.baseUrl, core.dispatch);
-  return Object.defineProperty(core.service, "handlers", {
-    value: handlers,
-    enumerable: true,
-  }) as MockServiceWithHandlers;
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  return createMockServiceCore(options).service;
 }

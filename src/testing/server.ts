@@ -6,6 +6,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isLoopback } from "../validate/rules.js";
 import type { RawRequest, RawResponse } from "./http.js";
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
 
@@ -13,8 +14,19 @@ import { createMockServiceCore, type MockService, type MockServiceOptions } from
 export interface MockServerOptions extends Omit<MockServiceOptions, "baseUrl"> {
   /** Port; 0 (default) picks a free one. */
   port?: number;
-  /** Host; default `127.0.0.1`. Only loopback hosts are accepted. */
+  /**
+   * Interface to listen on; default `127.0.0.1`. A host other than loopback (`localhost`, 127.0.0.0/8,
+   * `::1`), such as `0.0.0.0` in a container, needs `allowRemote: true`: the mock has no authentication.
+   */
   host?: string;
+  /** Allows a non-loopback `host` (a CI service, Docker Compose). Default false. */
+  allowRemote?: boolean;
+  /**
+   * Names a request's `Host` header may carry besides the loopback names and `host` itself, e.g. the
+   * Compose service name `mock`. Any other `Host` is refused (421), which defeats DNS rebinding. The
+   * first one also names the server in its URL (payment links) when `host` is a wildcard (`0.0.0.0`).
+   */
+  allowedHosts?: readonly string[];
   /** Maximum request body size in bytes (413 beyond). Default 1 MiB. */
   maxBodyBytes?: number;
 }
@@ -29,13 +41,39 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
-function toRaw(req: IncomingMessage, body: string, base: string): RawRequest {
+/** The lower-case name of a `Host` header value, without port or IPv6 brackets' port. */
+function hostName(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
+  const colon = value.indexOf(":");
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+function bracketed(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+function allowedHostNames(host: string, extra: readonly string[]): Set<string> {
+  const names = ["localhost", "127.0.0.1", "[::1]", bracketed(host), ...extra.map(bracketed)];
+  return new Set(names.map((name) => name.toLowerCase()));
+}
+
+function checkHost(host: string, allowRemote: boolean): void {
+  const local = isLoopback(bracketed(host)) || isLoopback(host);
+  if (!local && !allowRemote) {
+    throw new TypeError(
+      `the mock server listens on loopback hosts only, not ${host}: pass allowRemote: true (CLI --allow-remote) to serve other machines; the mock has no authentication`,
+    );
+  }
+}
+
+function toRaw(req: IncomingMessage, body: string, url: URL): RawRequest {
   const headers = req.headers;
   return {
     method: (req.method ?? "GET").toUpperCase(),
-    url: new URL(req.url ?? "/", base),
+    url,
     header(name) {
       const v = headers[name];
       return Array.isArray(v) ? v.join(", ") : v;
@@ -49,69 +87,89 @@ function toRaw(req: IncomingMessage, body: string, base: string): RawRequest {
   };
 }
 
+const plainError = (status: number, code: string, message: string): RawResponse => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ message, code }),
+});
+
+/** Writes an answer; a failure to write (a closed socket, a bad header) drops the connection instead. */
 function send(res: ServerResponse, out: RawResponse): void {
-  if (out.drop) {
+  try {
+    if (out.drop) {
+      res.socket?.destroy();
+      return;
+    }
+    const payload = Buffer.from(out.body, "utf8");
+    res.writeHead(out.status, { ...out.headers, "content-length": String(payload.length) });
+    res.end(payload);
+  } catch {
     res.socket?.destroy();
-    return;
   }
-  const payload = Buffer.from(out.body, "utf8");
-  res.writeHead(out.status, { ...out.headers, "content-length": String(payload.length) });
-  res.end(payload);
 }
 
-/** Starts the mock on `host:port` and resolves once it listens. The service's `baseUrl` is the server URL. */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 0, host = "127.0.0.1", maxBodyBytes = 1024 * 1024, ...serviceOptions } = options;
-  if (!LOOPBACK.has(host)) throw new TypeError(`the mock server only listens on loopback hosts, not ${host}`);
-  const core = createMockServiceCore(serviceOptions);
-  let base = "http://127.0.0.1";
+/** The answer to a request the core never sees: a foreign `Host` (DNS rebinding) or a bad target. */
+function refuse(req: IncomingMessage, base: string, hosts: Set<string>): RawResponse | URL {
+  const host = req.headers.host;
+  if (host === undefined || !hosts.has(hostName(host))) {
+    return plainError(421, "invalid_host", "This Host is not one the mock server was started for.");
+  }
+  try {
+    const target = req.url ?? "/";
+    if (!target.startsWith("/")) throw new TypeError("not origin-form");
+    return new URL(target, base);
+  } catch {
+    return plainError(400, "invalid_request_target", "The request target is not a valid path.");
+  }
+}
 
-  const server: Server = createServer({ keepAlive: true }, (req, res) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBodyBytes) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (tooLarge) {
-        send(res, {
-          status: 413,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            message: `Body larger than ${maxBodyBytes} bytes.`,
-            code: "payload_too_large",
-          }),
-        });
-        return;
-      }
-      const body = chunks.length === 0 ? "" : Buffer.concat(chunks).toString("utf8");
-      core.dispatch(toRaw(req, body, base)).then(
-        (out) => send(res, out),
-        (err: unknown) =>
-          send(res, {
-            status: 500,
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ message: String(err), code: "internal_error" }),
-          }),
-      );
-    });
-    req.on("error", () => res.socket?.destroy());
+function readBody(req: IncomingMessage, maxBodyBytes: number, done: (body: string | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on("data", (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBodyBytes) chunks.push(chunk);
   });
-  server.keepAliveTimeout = 5000;
+  req.on("end", () => done(size > maxBodyBytes ? null : Buffer.concat(chunks).toString("utf8")));
+  req.on("error", () => req.socket.destroy());
+}
 
-  await new Promise<void>((resolve, reject) => {
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
+}
+
+/** Starts the mock on `host:port` and resolves once it listens. The service's `baseUrl` is the server URL. */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = 0, host = "127.0.0.1", allowRemote = false, allowedHosts = [], ...rest } = options;
+  const { maxBodyBytes = 1024 * 1024, ...serviceOptions } = rest;
+  checkHost(host, allowRemote);
+  const core = createMockServiceCore(serviceOptions);
+  const hosts = allowedHostNames(host, allowedHosts);
+  let base = "http://127.0.0.1";
+
+  const server: Server = createServer({ keepAlive: true }, (req, res) => {
+    const target = refuse(req, base, hosts);
+    readBody(req, maxBodyBytes, (body) => {
+      if (!(target instanceof URL)) return send(res, target);
+      if (body === null)
+        return send(res, plainError(413, "payload_too_large", `Body larger than ${maxBodyBytes} bytes.`));
+      core.dispatch(toRaw(req, body, target)).then(
+        (out) => send(res, out),
+        () => send(res, plainError(500, "internal_error", "Mock internal error.")),
+      );
+    });
+  });
+  server.keepAliveTimeout = 5000;
+  await listen(server, port, host);
   const address = server.address() as AddressInfo;
-  const hostPart = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  base = `http://${host === "localhost" ? "localhost" : hostPart}:${address.port}`;
+  const named = WILDCARDS.has(host) ? allowedHosts[0] : host === "localhost" ? "localhost" : undefined;
+  base = `http://${named !== undefined ? bracketed(named) : bracketed(address.address)}:${address.port}`;
   core.setBaseUrl(base);
 
   let closed: Promise<void> | undefined;

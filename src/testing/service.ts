@@ -1,16 +1,16 @@
 /**
- * The core of the mock: a web-standard fetch handler over the in-memory model, plus the control
- * methods (drive payments, move time, inject faults, inspect, reset). No msw and no Node imports.
+ * The mock service: the control methods (drive payments, move time, inject faults, inspect, reset)
+ * over the in-memory model, and the web-standard `fetch`/`handle` answered by the dispatcher
+ * (`dispatch.ts`). No msw and no Node imports.
  *
  * @module
  */
 
-import { handleApi, redactKey } from "./api.js";
-import { controlRoute } from "./control.js";
+import { createDispatcher, type Dispatcher } from "./dispatch.js";
 import { FaultRegistry, type MockFaultHandle, type MockFaultSpec } from "./faults.js";
-import { fromWebRequest, html, json, type RawRequest, type RawResponse, toWebResponse } from "./http.js";
+import { fromWebRequest, type RawRequest, type RawResponse, toWebResponse } from "./http.js";
 import { MockServiceError } from "./model/errors.js";
-import { randomId, seededRandom } from "./model/random.js";
+import { seededRandom } from "./model/random.js";
 import { defaultSeed, type MockSeed, type MockSeedAccount } from "./model/seed.js";
 import { MOCK_BUYER_ADDRESS, MockModel, type MockPaymentOption } from "./model/store.js";
 import type { MockTokenInfo } from "./model/tokens.js";
@@ -22,7 +22,6 @@ import type {
   MockRequestLogEntry,
 } from "./model/types.js";
 import { withPaymentId } from "./model/validation.js";
-import { renderPortal, renderPortalNotFound } from "./portal.js";
 
 /** Default base URL of the mock when used through MSW (a reserved `.test` domain: never resolves). */
 export const DEFAULT_MOCK_BASE_URL = "https://mock.merchant-payments.test";
@@ -67,6 +66,11 @@ export interface MockServiceOptions {
   tokens?: Record<string, MockTokenInfo>;
   /** Maximum number of logged requests kept (oldest dropped first). Default 1000. */
   requestLogLimit?: number;
+  /**
+   * Maximum size of the request log in characters of JSON (oldest dropped first). Default 4 MiB. Only
+   * requests that reach a route are logged, each body cut to 4 KiB.
+   */
+  requestLogMaxBytes?: number;
   /** Prefix of the control endpoints. Default `/__mock`. */
   controlPrefix?: string;
 }
@@ -136,7 +140,7 @@ export interface MockService {
   markProcessing(paymentId: string): MockPaymentRecord;
   /** Cancels a payment as the merchant would (non-final → `cancelled`). */
   cancelPayment(paymentId: string): MockPaymentRecord;
-  /** Moves the mock clock forward (expiry, rate-limit windows). */
+  /** Moves the mock clock forward (expiry, rate-limit windows); at most up to year 9999 (400 beyond). */
   advanceTime(ms: number): void;
   /** Current mock time. */
   now(): Date;
@@ -159,7 +163,10 @@ export interface MockService {
   clearFaults(): void;
   /** Empties the request log. */
   clearRequests(): void;
-  /** Back to the seeded state (same keys and ids), no faults, empty log, clock offset 0. */
+  /**
+   * Back to the seeded state (same keys and ids), no faults, empty log, clock offset 0. Requests still
+   * in flight (held by a latency fault) are discarded: their connection is dropped, nothing applied.
+   */
   reset(): void;
   /** Logged requests (copies; `Api-Key` redacted). */
   readonly requests: MockRequestLogEntry[];
@@ -181,122 +188,85 @@ export interface MockServiceCore {
   setBaseUrl(url: string): void;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const clone = <T>(value: T): T => structuredClone(value);
 
-function serverErrorCode(status: number): string {
-  switch (status) {
-    case 500:
-      return "internal_error";
-    case 502:
-      return "bad_gateway";
-    case 503:
-      return "service_unavailable";
-    case 504:
-      return "gateway_timeout";
-    default:
-      return "server_error";
-  }
+/** The settings the service keeps from its options. */
+interface Settings {
+  keyPrefix: string;
+  controlPrefix: string;
+  versionHeader: string;
+  defaultVersion: string;
+  pollInMs: number;
+  rateLimit: { limit: number; windowMs: number } | null;
 }
 
-function faultResponse(spec: MockFaultSpec, real: RawResponse | null): RawResponse {
-  switch (spec.type) {
-    case "rateLimit": {
-      const retry = spec.retryAfterSeconds ?? 1;
-      return json(
-        429,
-        {
-          message: "Rate limit exceeded (injected fault).",
-          code: "rate_limited",
-          details: { retryAfterSeconds: retry },
-        },
-        { "retry-after": String(retry) },
-      );
-    }
-    case "serverError": {
-      const status = spec.status ?? 500;
-      return json(status, { message: `Injected server error ${status}.`, code: serverErrorCode(status) });
-    }
-    case "drop":
-      return { status: 0, headers: {}, body: "", drop: true };
-    case "malformedJson": {
-      const full = real?.body ?? '{"message":"Partial response","code":"partial"}';
-      const cut = Math.max(1, Math.floor(full.length / 2));
-      return {
-        status: spec.status ?? real?.status ?? 200,
-        headers: { ...(real?.headers ?? {}), "content-type": "application/json" },
-        body: full.slice(0, Math.min(cut, full.length - 1)),
-      };
-    }
-    case "html": {
-      const status = spec.status ?? 502;
-      return html(
-        status,
-        `<html><head><title>${status}</title></head><body><h1>${status} Bad Gateway</h1></body></html>`,
-      );
-    }
-    case "latency":
-      return real ?? json(500, { message: "latency fault without answer", code: "internal_error" });
-  }
-}
-
-/**
- * Creates the mock core. Prefer `createMockService` (adds MSW handlers) or `startMockServer`
- * (serves it over `node:http`).
- */
-export function createMockServiceCore(options: MockServiceOptions = {}): MockServiceCore {
-  let baseUrl = (options.baseUrl ?? DEFAULT_MOCK_BASE_URL).replace(/\/+$/, "");
+function resolveSettings(options: MockServiceOptions): Settings {
   const keyPrefix = options.keyPrefix ?? "mock";
   if (!/^[A-Za-z0-9]+$/.test(keyPrefix)) throw new TypeError("keyPrefix must be alphanumeric");
-  const controlPrefix = (options.controlPrefix ?? DEFAULT_CONTROL_PREFIX).replace(/\/+$/, "");
-  const versionHeader = options.versionHeader ?? "Mock-Version";
-  const pollInMs = options.pollInMs ?? 1000;
-  const model = new MockModel(
+  return {
+    keyPrefix,
+    controlPrefix: (options.controlPrefix ?? DEFAULT_CONTROL_PREFIX).replace(/\/+$/, ""),
+    versionHeader: options.versionHeader ?? "Mock-Version",
+    defaultVersion: options.defaultVersion ?? MOCK_DEFAULT_VERSION,
+    pollInMs: options.pollInMs ?? 1000,
+    rateLimit: options.rateLimit
+      ? { limit: options.rateLimit.limit, windowMs: options.rateLimit.windowMs ?? 1000 }
+      : null,
+  };
+}
+
+function createModel(options: MockServiceOptions, keyPrefix: string): MockModel {
+  return new MockModel(
     {
       keyPrefix,
       paymentTtlMs: options.paymentTtlMs ?? 15 * 60_000,
       allowLoopbackRedirects: options.allowLoopbackRedirects ?? true,
       tokens: options.tokens,
       requestLogLimit: options.requestLogLimit ?? 1000,
+      requestLogMaxBytes: options.requestLogMaxBytes ?? 4 * 1024 * 1024,
       now: options.now ?? Date.now,
     },
     options.seed ?? defaultSeed(),
   );
-  const faults = new FaultRegistry(seededRandom(options.randomSeed ?? 1));
-  const apiConfig = {
-    baseUrl: () => baseUrl,
-    keyPrefix,
-    versionHeader,
-    defaultVersion: options.defaultVersion ?? MOCK_DEFAULT_VERSION,
-    pollInMs,
-    rateLimit: options.rateLimit
-      ? { limit: options.rateLimit.limit, windowMs: options.rateLimit.windowMs ?? 1000 }
-      : null,
-  };
-  const versionName = versionHeader.toLowerCase();
+}
 
-  const clone = <T>(value: T): T => structuredClone(value);
-  const firstMerchant = (mode: "test" | "live"): string | null => {
-    const account = model.defaultAccount.id;
-    for (const m of model.merchants.values()) if (m.accountId === account && m.mode === mode) return m.id;
-    return null;
-  };
+/** The service's control methods; every method is an arrow function (bound: destructuring is fine). */
+class ControlledService {
+  constructor(
+    protected readonly model: MockModel,
+    protected readonly faults: FaultRegistry,
+  ) {}
 
-  const drive = (paymentId: string, fn: (p: MockPaymentRecord) => void): MockPaymentRecord => {
-    const p = model.getPayment(paymentId);
+  private drive = (paymentId: string, fn: (p: MockPaymentRecord) => void): MockPaymentRecord => {
+    const p = this.model.getPayment(paymentId);
     fn(p);
     return clone(p);
   };
 
-  const simulateBuyer = (paymentId: string, opts: SimulateBuyerOptions): string | null => {
+  completePayment = (id: string, opts?: { optionId?: string }): MockPaymentRecord =>
+    this.drive(id, (p) => this.model.transition(p, "succeeded", opts?.optionId));
+  failPayment = (id: string): MockPaymentRecord => this.drive(id, (p) => this.model.transition(p, "failed"));
+  expirePayment = (id: string): MockPaymentRecord =>
+    this.drive(id, (p) => this.model.transition(p, "expired"));
+  markProcessing = (id: string): MockPaymentRecord =>
+    this.drive(id, (p) => this.model.transition(p, "processing"));
+  cancelPayment = (id: string): MockPaymentRecord =>
+    this.drive(id, (p) => this.model.transition(p, "cancelled"));
+  advanceTime = (ms: number): void => this.model.advanceTime(ms);
+  now = (): Date => new Date(this.model.now());
+
+  simulateBuyer = (paymentId: string, opts: SimulateBuyerOptions): string | null => {
     if (opts?.outcome !== "success" && opts?.outcome !== "failure") {
       throw new MockServiceError(400, "invalid_request", 'outcome must be "success" or "failure".', {
         field: "outcome",
       });
     }
+    const { model } = this;
     const p = model.getPayment(paymentId);
     if (p.status === "requires_action") {
-      const hasOptions = model.paymentOptions(p).length > 0;
-      if (hasOptions) model.buildAction(p, opts.optionId, opts.buyerAddress ?? MOCK_BUYER_ADDRESS);
+      if (model.paymentOptions(p).length > 0) {
+        model.buildAction(p, opts.optionId, opts.buyerAddress ?? MOCK_BUYER_ADDRESS);
+      }
       model.transition(p, "processing");
     }
     model.transition(p, opts.outcome === "success" ? "succeeded" : "failed", opts.optionId);
@@ -304,169 +274,113 @@ export function createMockServiceCore(options: MockServiceOptions = {}): MockSer
     return withPaymentId(opts.outcome === "success" ? p.redirects.successUrl : p.redirects.errorUrl, p.id);
   };
 
-  const service: MockService = {
-    get baseUrl() {
-      return baseUrl;
-    },
-    get keys() {
-      return clone(model.defaultAccount.keys);
-    },
-    get merchantId() {
-      const id = firstMerchant("test");
-      if (!id) throw new Error("the default account has no test-mode merchant (seed one)");
-      return id;
-    },
-    get liveMerchantId() {
-      return firstMerchant("live");
-    },
-    get accounts() {
-      return clone([...model.accounts.values()]);
-    },
-    controlPrefix,
-    versionHeader,
-    async fetch(input, init) {
-      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-      const response = await service.handle(request);
-      if (response.type === "error") {
-        throw new TypeError("fetch failed", {
-          cause: new Error("connection dropped by the mock (injected fault)"),
-        });
-      }
-      return response;
-    },
-    async handle(request) {
-      return toWebResponse(await dispatch(await fromWebRequest(request)));
-    },
-    completePayment: (id, opts) => drive(id, (p) => model.transition(p, "succeeded", opts?.optionId)),
-    failPayment: (id) => drive(id, (p) => model.transition(p, "failed")),
-    expirePayment: (id) => drive(id, (p) => model.transition(p, "expired")),
-    markProcessing: (id) => drive(id, (p) => model.transition(p, "processing")),
-    cancelPayment: (id) => drive(id, (p) => model.transition(p, "cancelled")),
-    advanceTime: (ms) => model.advanceTime(ms),
-    now: () => new Date(model.now()),
-    simulateBuyer,
-    paymentOptions: (id) => model.paymentOptions(model.getPayment(id)),
-    getPayment: (id) => clone(model.getPayment(id)),
-    getMerchant: (id) => {
-      const m = model.merchants.get(id);
-      if (!m) throw new MockServiceError(404, "not_found", `No such merchant: ${id}.`);
-      return clone(m);
-    },
-    createAccount: (seed) => clone(model.createAccount(seed).account),
-    injectFault: (spec) => faults.add(spec),
-    clearFaults: () => faults.clear(),
-    clearRequests: () => {
-      model.requests = [];
-    },
-    reset: () => {
-      model.reset();
-      faults.clear();
-    },
-    get requests() {
-      return clone(model.requests);
-    },
-    get merchants() {
-      return clone([...model.merchants.values()]);
-    },
-    get payments() {
-      for (const p of model.payments.values()) model.refresh(p);
-      return clone([...model.payments.values()]);
-    },
-    get state() {
-      return {
-        now: model.now(),
-        accounts: service.accounts,
-        merchants: service.merchants,
-        payments: service.payments,
-        requests: service.requests,
-        faults: faults.list(),
-      };
-    },
+  paymentOptions = (id: string): MockPaymentOption[] => this.model.paymentOptions(this.model.getPayment(id));
+  getPayment = (id: string): MockPaymentRecord => clone(this.model.getPayment(id));
+  getMerchant = (id: string): MockMerchantRecord => {
+    const m = this.model.merchants.get(id);
+    if (!m) throw new MockServiceError(404, "not_found", `No such merchant: ${id}.`);
+    return clone(m);
+  };
+  createAccount = (seed?: MockSeedAccount): MockAccountInfo => clone(this.model.createAccount(seed).account);
+  injectFault = (spec: MockFaultSpec): MockFaultHandle => this.faults.add(spec);
+  clearFaults = (): void => this.faults.clear();
+  clearRequests = (): void => this.model.clearRequests();
+  reset = (): void => {
+    this.model.reset();
+    this.faults.clear();
+  };
+}
+
+/** The service: control methods, identity, inspection, and the web-standard entry points. */
+class MockServiceImpl extends ControlledService implements MockService {
+  readonly controlPrefix: string;
+  readonly versionHeader: string;
+
+  constructor(
+    model: MockModel,
+    faults: FaultRegistry,
+    settings: Settings,
+    private readonly dispatcher: Dispatcher,
+  ) {
+    super(model, faults);
+    this.controlPrefix = settings.controlPrefix;
+    this.versionHeader = settings.versionHeader;
+  }
+
+  get baseUrl(): string {
+    return this.dispatcher.baseUrl;
+  }
+  get keys(): MockAccountKeys {
+    return clone(this.model.defaultAccount.keys);
+  }
+  get merchantId(): string {
+    const id = this.firstMerchant("test");
+    if (!id) throw new Error("the default account has no test-mode merchant (seed one)");
+    return id;
+  }
+  get liveMerchantId(): string | null {
+    return this.firstMerchant("live");
+  }
+  get accounts(): MockAccountInfo[] {
+    return clone([...this.model.accounts.values()]);
+  }
+  get requests(): MockRequestLogEntry[] {
+    return clone(this.model.requests);
+  }
+  get merchants(): MockMerchantRecord[] {
+    return clone([...this.model.merchants.values()]);
+  }
+  get payments(): MockPaymentRecord[] {
+    for (const p of this.model.payments.values()) this.model.refresh(p);
+    return clone([...this.model.payments.values()]);
+  }
+  get state(): MockStateSnapshot {
+    const { accounts, merchants, payments, requests } = this;
+    return { now: this.model.now(), accounts, merchants, payments, requests, faults: this.faults.list() };
+  }
+
+  fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const response = await this.handle(request);
+    if (response.type === "error") {
+      throw new TypeError("fetch failed", {
+        cause: new Error("connection dropped by the mock (injected fault)"),
+      });
+    }
+    return response;
   };
 
-  function logEntry(req: RawRequest, requestId: string): MockRequestLogEntry {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of req.headerEntries()) {
-      const n = name.toLowerCase();
-      headers[n] = n === "api-key" ? redactKey(value, keyPrefix) : n === "authorization" ? "***" : value;
-    }
-    let body: unknown = null;
-    if (req.body !== "") {
-      try {
-        body = JSON.parse(req.body);
-      } catch {
-        body = req.body;
-      }
-    }
-    const query: Record<string, string> = {};
-    for (const [k, v] of req.url.searchParams) query[k] = v;
-    return {
-      requestId,
-      time: model.now(),
-      method: req.method,
-      path: req.url.pathname,
-      query,
-      headers,
-      body,
-      version: req.header(versionName) ?? null,
-      status: null,
-    };
-  }
+  handle = async (request: Request): Promise<Response> =>
+    toWebResponse(await this.dispatcher.dispatch(await fromWebRequest(request)));
 
-  async function dispatch(req: RawRequest): Promise<RawResponse> {
-    const path = req.url.pathname;
-    if (path === controlPrefix || path.startsWith(`${controlPrefix}/`)) {
-      return controlRoute({ service, faults, req, path: path.slice(controlPrefix.length) || "/" });
-    }
-    if (req.method === "GET" && path.startsWith("/portal/")) {
-      let id = path.slice("/portal/".length);
-      try {
-        id = decodeURIComponent(id);
-      } catch {
-        // keep raw
-      }
-      const p = model.payments.get(id);
-      if (!p) return html(404, renderPortalNotFound(id));
-      model.refresh(p);
-      return html(
-        200,
-        renderPortal({
-          payment: p,
-          merchant: model.merchants.get(p.merchantId),
-          options: model.paymentOptions(p),
-          controlPrefix,
-        }),
-      );
-    }
-    const requestId = randomId("req_", 20);
-    const entry = logEntry(req, requestId);
-    model.log(entry);
-    const fault = faults.take(req.method, path);
-    let res: RawResponse;
-    if (fault && !fault.after) {
-      if (fault.type === "latency") {
-        await sleep(fault.latencyMs ?? 1000);
-        res = handleApi(model, apiConfig, req);
-      } else {
-        res = faultResponse(fault, null);
-      }
-    } else {
-      res = handleApi(model, apiConfig, req);
-      if (fault) {
-        if (fault.type === "latency") await sleep(fault.latencyMs ?? 1000);
-        else res = faultResponse(fault, res);
-      }
-    }
-    res.headers["request-id"] = requestId;
-    entry.status = res.drop ? null : res.status;
-    return res;
+  private firstMerchant(mode: "test" | "live"): string | null {
+    const account = this.model.defaultAccount.id;
+    for (const m of this.model.merchants.values())
+      if (m.accountId === account && m.mode === mode) return m.id;
+    return null;
   }
+}
 
+/**
+ * Creates the mock core. Prefer `createMockService` (in-process: `fetch`, `handle`), the MSW handlers
+ * of `merchant-payments/testing/msw`, or `startMockServer` (serves it over `node:http`).
+ */
+export function createMockServiceCore(options: MockServiceOptions = {}): MockServiceCore {
+  const settings = resolveSettings(options);
+  const model = createModel(options, settings.keyPrefix);
+  const faults = new FaultRegistry(seededRandom(options.randomSeed ?? 1));
+  let service: MockService | undefined;
+  const dispatcher = createDispatcher({
+    model,
+    faults,
+    settings,
+    baseUrl: (options.baseUrl ?? DEFAULT_MOCK_BASE_URL).replace(/\/+$/, ""),
+    service: () => service!,
+  });
+  service = new MockServiceImpl(model, faults, settings, dispatcher);
   return {
     service,
-    dispatch,
-    setBaseUrl(url: string) {
-      baseUrl = url.replace(/\/+$/, "");
-    },
+    dispatch: (req) => dispatcher.dispatch(req),
+    setBaseUrl: (url) => dispatcher.setBaseUrl(url),
   };
 }

@@ -10,14 +10,14 @@
 // ---------------------------------------------------------------------------------------------
 
 /**
- * True for `localhost`, `*.localhost`, 127.0.0.0/8 and `[::1]`: addresses that never leave this machine. Takes a
- * `URL`'s `hostname`, where URL parsing has already written any IPv4 address as four decimal numbers up to 255.
+ * True for `localhost`, 127.0.0.0/8 and `[::1]`: addresses that never leave this machine. Takes a `URL`'s
+ * `hostname`, where URL parsing has already written any IPv4 address as four decimal numbers up to 255. Names under
+ * `.localhost` are not included: only some resolvers keep them on this machine, so the SDK, its schemas and the mock
+ * all refuse to treat them as local (one definition, used by all three).
  */
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return (
-    host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127(\.\d+){3}$/.test(host)
-  );
+  return host === "localhost" || host === "[::1]" || host === "::1" || /^127(\.\d+){3}$/.test(host);
 }
 
 /** An absolute `https:` URL, or with `allowLoopbackHttp` also plain `http:` to a loopback host. */
@@ -42,6 +42,14 @@ export const API_VERSION_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(\.[A
 /** An e-mail address: one `@`, no whitespace, a dotted domain. */
 export const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
+/** The longest e-mail address accepted (RFC 5321's path limit, less the angle brackets). */
+export const EMAIL_MAX_LENGTH = 254;
+
+/** True for an e-mail address of at most {@link EMAIL_MAX_LENGTH} characters (the caller trims it first). */
+export function isEmail(value: string): boolean {
+  return value.length <= EMAIL_MAX_LENGTH && EMAIL_RE.test(value);
+}
+
 // ---------------------------------------------------------------------------------------------
 // CAIP identifiers
 // ---------------------------------------------------------------------------------------------
@@ -56,6 +64,40 @@ export const CAIP10_RE = /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}):([-.%a-zA-Z0-9]{
 /** CAIP-19 `chain_id/asset_namespace:asset_reference[/token_id]`. */
 export const CAIP19_RE =
   /^([-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32})\/([-a-z0-9]{3,8}):([-.%a-zA-Z0-9]{1,128})(?:\/([-.%a-zA-Z0-9]{1,78}))?$/;
+
+/** A 0x-prefixed 20-byte hex address, as every `eip155` account and ERC-20 contract is. */
+export const EVM_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * What is wrong with a CAIP-10 account id, or `undefined` when it is valid: the CAIP form, and on `eip155` chains a
+ * decimal chain id and a 0x 20-byte address (the service cannot pay to `eip155:1:0xYourAddress`).
+ */
+export function caip10Problem(value: string): string | undefined {
+  const match = CAIP10_RE.exec(value);
+  if (!match) return 'must be a CAIP-10 account id, like "eip155:1:0xab12..."';
+  const [namespace, reference] = match[1]!.split(":") as [string, string];
+  if (namespace !== "eip155") return undefined;
+  if (!/^[0-9]+$/.test(reference)) return "must have a decimal eip155 chain id, like eip155:1";
+  if (!EVM_ADDRESS_RE.test(match[2]!))
+    return "must have a 0x-prefixed 20-byte hex address on an eip155 chain";
+  return undefined;
+}
+
+/**
+ * What is wrong with a CAIP-19 asset id, or `undefined` when it is valid: the CAIP form, and on `eip155` chains a
+ * decimal chain id and, for `erc20`, a 0x 20-byte contract address.
+ */
+export function caip19Problem(value: string): string | undefined {
+  const parts = parseCaip19(value);
+  if (!parts) return 'must be a CAIP-19 asset id, like "eip155:1/erc20:0xa0b8..."';
+  const [namespace, reference] = parts.chainId.split(":") as [string, string];
+  if (namespace !== "eip155") return undefined;
+  if (!/^[0-9]+$/.test(reference)) return "must have a decimal eip155 chain id, like eip155:1";
+  if (parts.assetNamespace === "erc20" && !EVM_ADDRESS_RE.test(parts.assetReference)) {
+    return "must have a 0x-prefixed 20-byte hex erc20 contract address";
+  }
+  return undefined;
+}
 
 /** The parts of a CAIP-2 chain id such as `eip155:1`. */
 export interface Caip2Parts {
@@ -130,6 +172,23 @@ export function parseCaip19(value: string): Caip19Parts | undefined {
 
 /** A non-negative integer as a decimal string: no sign, fraction, exponent, whitespace or leading zero. */
 export const MINOR_UNITS_RE = /^(?:0|[1-9][0-9]*)$/;
+/** The most digits a payment amount may have (far beyond any price; keeps amounts exact in every system). */
+export const PAYMENT_AMOUNT_MAX_DIGITS = 30;
+
+/**
+ * What is wrong with the `value` of a requested payment amount, or `undefined` when it is valid: minor units as a
+ * decimal string ({@link MINOR_UNITS_RE}), greater than zero, at most {@link PAYMENT_AMOUNT_MAX_DIGITS} digits.
+ */
+export function paymentAmountProblem(value: string): string | undefined {
+  if (!MINOR_UNITS_RE.test(value)) {
+    return 'must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD';
+  }
+  if (value === "0") return "must be greater than zero (a payment of nothing cannot be paid)";
+  if (value.length > PAYMENT_AMOUNT_MAX_DIGITS)
+    return `must have at most ${PAYMENT_AMOUNT_MAX_DIGITS} digits`;
+  return undefined;
+}
+
 /** `iso4217/` followed by a three-letter upper-case currency code. */
 export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
 

@@ -1,5 +1,5 @@
 import { MerchantPaymentsClient } from "merchant-payments";
-import { createMockService } from "merchant-payments/testing";
+import { createMockService } from "merchant-payments/testing/msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/hono/app.js";

@@ -1,4 +1,4 @@
-import { createMockService } from "merchant-payments/testing";
+import { createMockService } from "merchant-payments/testing/msw";
 import { setupServer } from "msw/node";
 import { NextRequest } from "next/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";

@@ -33,7 +33,7 @@ import {
   type MockService,
   type MockServiceOptions,
   startMockServer,
-} from "../../src/testing/index.js";
+} from "../../src/testing/msw.js";
 
 const POLL_IN_MS = 5;
 const TTL_MS = 60_000;

@@ -15,7 +15,7 @@ import {
   MerchantPaymentsClient,
   type VerifyReturnParams,
 } from "../../src/index.js";
-import { createMockService } from "../../src/testing/index.js";
+import { createMockService } from "../../src/testing/msw.js";
 import { settle } from "./support.js";
 
 const service = createMockService({ pollInMs: 5 });

@@ -10,7 +10,7 @@ import { runInNewContext } from "node:vm";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
-import { createMockService } from "../../src/testing/index.js";
+import { createMockService } from "../../src/testing/msw.js";
 import { activeTimers, flushRejections, trackUnhandledRejections } from "./support.js";
 
 const WATCHERS = 1_000;

@@ -245,11 +245,14 @@ const OPAQUE_OPS = [
   {
     name: "settlements.createCrypto",
     call: () =>
-      sdk.settlements.createCrypto("mrch_1", [{ asset: "eip155:1/slip44:60", destination: "eip155:1:0xab" }]),
+      sdk.settlements.createCrypto("mrch_1", [
+        { asset: "eip155:1/slip44:60", destination: `eip155:1:0x${"ab".repeat(20)}` },
+      ]),
   },
   {
     name: "settlements.updateCrypto",
-    call: () => sdk.settlements.updateCrypto("mrch_1", "crypto_1", { destination: "eip155:1:0xab" }),
+    call: () =>
+      sdk.settlements.updateCrypto("mrch_1", "crypto_1", { destination: `eip155:1:0x${"ab".repeat(20)}` }),
   },
 ];
 

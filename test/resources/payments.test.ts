@@ -34,11 +34,11 @@ describe("payments.create", () => {
     mock.respond(json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }));
     await client().payments.create({
       referenceId: "  Order #1/é  ",
-      amount: { unit: "iso4217/JPY", value: "0" },
+      amount: { unit: "iso4217/JPY", value: "1" },
     });
     expect(JSON.parse(mock.requests[0]?.body ?? "")).toEqual({
       referenceId: "  Order #1/é  ",
-      amount: { unit: "iso4217/JPY", value: "0" },
+      amount: { unit: "iso4217/JPY", value: "1" },
     });
   });
 
@@ -63,7 +63,6 @@ describe("amount rules (payments.create and checkout.create)", () => {
   describe.each(Object.entries(create))("%s", (_name, send) => {
     it.each([
       ["USD", { unit: "iso4217/USD", value: "1050" }],
-      ["zero", { unit: "iso4217/USD", value: "0" }],
       ["JPY", { unit: "iso4217/JPY", value: "1000" }],
       ["a huge value", { unit: "iso4217/USD", value: "123456789012345678901234567890" }],
     ])("accepts %s", async (_label, amount) => {
@@ -83,6 +82,8 @@ describe("amount rules (payments.create and checkout.create)", () => {
       ['"1 "', "1 ", "amount.value"],
       ['"0x10"', "0x10", "amount.value"],
       ["an empty value", "", "amount.value"],
+      ["zero (the mock refuses a payment of nothing: one rule, validate/rules.ts)", "0", "amount.value"],
+      ["31 digits", "1".repeat(31), "amount.value"],
     ])("refuses %s on amount.value and sends nothing", async (_label, value, field) => {
       const error = await inputError(() => send({ unit: "iso4217/USD", value }));
       expect(error.field).toBe(field);

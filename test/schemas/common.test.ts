@@ -130,7 +130,18 @@ describe("amount input", () => {
       unit: "iso4217/USD",
       value: "1050",
     });
-    expect(parseInput(iso4217AmountInputSchema, { unit: "iso4217/JPY", value: "0" }).value).toBe("0");
+    expect(parseInput(iso4217AmountInputSchema, { unit: "iso4217/JPY", value: "1" }).value).toBe("1");
+  });
+
+  it("rejects a zero amount and one of more than 30 digits, as the mock does (one rule)", () => {
+    const zero = inputError(() => parseInput(iso4217AmountInputSchema, { unit: "iso4217/JPY", value: "0" }));
+    expect(zero.issues[0]?.message).toBe(
+      "value must be greater than zero (a payment of nothing cannot be paid)",
+    );
+    const long = "1".repeat(31);
+    expect(
+      inputError(() => parseInput(iso4217AmountInputSchema, { unit: "iso4217/USD", value: long })).field,
+    ).toBe("value");
   });
 
   it.each(["-1", "+1", "1.5", "1e3", "01", "00", " 1", "1 ", "", "0x10", "1_000", "١٢"])(
@@ -184,9 +195,9 @@ describe("amount input", () => {
     expect(missing.issues).toEqual([{ field: "value", message: "value is required" }]);
   });
 
-  it("accepts every canonical non-negative integer string (property)", () => {
+  it("accepts every canonical positive integer string of up to 30 digits (property)", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 40n }), (n) => {
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n - 1n }), (n) => {
         const value = n.toString();
         expect(parseInput(iso4217AmountInputSchema, { unit: "iso4217/EUR", value }).value).toBe(value);
       }),

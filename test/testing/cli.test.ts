@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -45,6 +46,31 @@ function startCli(args: string[]): Promise<{ out: string; proc: ChildProcess }> 
     proc.on("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`CLI exited with ${code}:\n${out}\n${err}`));
+    });
+  });
+}
+
+/** Runs the CLI to its exit (bounded): its status and both outputs. */
+function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const proc = spawn("npx", ["tsx", "src/testing/cli.ts", ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    child = proc;
+    let out = "";
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`CLI did not exit in time:\n${out}\n${err}`)), 20_000);
+    proc.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    proc.stderr?.on("data", (d: Buffer) => {
+      err += d.toString();
+    });
+    proc.on("exit", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, out, err });
     });
   });
 }
@@ -97,5 +123,26 @@ describe("merchant-payments-mock CLI", () => {
 
   it("refuses a non-loopback host", async () => {
     await expect(startCli(["--port", "0", "--host", "0.0.0.0"])).rejects.toThrow(/loopback/);
+  }, 30_000);
+
+  it("says a busy port is busy (exit 1), without the usage line", async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const { code, err } = await runCli(["--port", String(port)]);
+      expect(code).toBe(1);
+      expect(err).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(err).not.toContain("Usage:");
+    } finally {
+      await new Promise<void>((r) => blocker.close(() => r()));
+    }
+  }, 30_000);
+
+  it("warns that the mock has no authentication when asked to listen beyond loopback", async () => {
+    // 192.0.2.1 (TEST-NET-1) is no interface of this machine: the bind fails after the warning, nothing listens.
+    const { code, err } = await runCli(["--port", "0", "--host", "192.0.2.1", "--allow-remote"]);
+    expect(err).toContain("has no authentication");
+    expect(code).toBe(1);
   }, 30_000);
 });

@@ -204,7 +204,11 @@ export function defineContract(t: Transport): void {
       const r = await call(h, "GET", "/v1/merchants/mrch_missing");
       expect(r.status).toBe(404);
       expect(r.body.code).toBe("not_found");
-      expect((await call(h, "GET", "/v1/nothing")).status).toBe(404);
+      // Asked of the core itself: through MSW an unknown path has no handler at all (see msw.test.ts).
+      expect(
+        (await h.mock.fetch(`${h.mock.baseUrl}/v1/nothing`, { headers: { "Api-Key": h.mock.keys.test } }))
+          .status,
+      ).toBe(404);
       expect((await call(h, "DELETE", "/v1/merchants")).status).toBe(405);
     });
 
@@ -277,7 +281,7 @@ export function defineContract(t: Transport): void {
         body: { settlements: [{ asset: "usdc", destination: `eip155:84532:${ADDR}` }] },
       });
       expect(badAsset.status).toBe(400);
-      expect(badAsset.body.details.field).toBe("settlements[0].asset");
+      expect(badAsset.body.details.field).toBe("settlements.0.asset");
       const badDest = await call(h, "POST", path, {
         body: { settlements: [{ asset: TEST_ASSET_BASE_SEPOLIA, destination: "0xabc" }] },
       });
@@ -780,7 +784,7 @@ export function defineContract(t: Transport): void {
       const h = await setup();
       const add = await call(h, "POST", "/__mock/faults", {
         key: null,
-        body: { type: "serverError", status: 502, pathRegex: "^/v1/merch" },
+        body: { type: "serverError", status: 502, path: "/v1/merch*" },
       });
       expect(add.status).toBe(201);
       expect((await call(h, "GET", "/v1/merchants")).status).toBe(502);

@@ -43,7 +43,10 @@ export async function call(
   let body: string | undefined;
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined && !headers["Content-Type"]) headers["Content-Type"] = "application/json";
+  // Control requests that change state must say JSON even without a body (a cross-site form cannot).
+  const control = path.startsWith("/__mock") && method !== "GET";
+  if ((body !== undefined || control) && !headers["Content-Type"])
+    headers["Content-Type"] = "application/json";
   const res = await fetch(`${h.base}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
   const text = await res.text();
   let parsed: unknown = null;

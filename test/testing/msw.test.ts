@@ -1,6 +1,7 @@
+import { getResponse, HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createMockService, DEFAULT_MOCK_BASE_URL } from "../../src/testing/index.js";
+import { createMockService, DEFAULT_MOCK_BASE_URL } from "../../src/testing/msw.js";
 import { defineContract } from "./contract.js";
 
 const server = setupServer();
@@ -50,9 +51,47 @@ describe("msw: defaults and the fetch function", () => {
     );
   });
 
-  it("only answers its own origin", async () => {
+  it("only answers its own origin (another origin has no handler)", async () => {
     const mock = createMockService({ baseUrl: "https://a.mock.test" });
+    // Asked of the handlers directly: a request through the shared server would be printed by msw as unhandled.
+    expect(await getResponse(mock.handlers, new Request("https://b.mock.test/v1/merchants"))).toBeUndefined();
+    const own = await getResponse(mock.handlers, new Request("https://a.mock.test/v1/merchants"));
+    expect(own?.status).toBe(401);
+  });
+});
+
+describe("msw: one handler per route", () => {
+  it("leaves a path the mock does not have unhandled, so onUnhandledRequest fires", async () => {
+    const mock = createMockService();
+    expect(await getResponse(mock.handlers, new Request(`${mock.baseUrl}/v1/merchantz`))).toBeUndefined();
+    expect(await getResponse(mock.handlers, new Request(`${mock.baseUrl}/v2/merchants`))).toBeUndefined();
+    const wrongMethod = await getResponse(
+      mock.handlers,
+      new Request(`${mock.baseUrl}/v1/merchants`, { method: "DELETE" }),
+    );
+    expect(wrongMethod?.status).toBe(405);
+  });
+
+  it("composes with a test's own handler for one route; the other routes still answer", async () => {
+    const mock = createMockService();
     server.use(...mock.handlers);
-    await expect(fetch("https://b.mock.test/v1/merchants")).rejects.toThrow();
+    server.use(
+      http.get(`${mock.baseUrl}/v1/merchants/:merchantId`, () =>
+        HttpResponse.json({ message: "overridden", code: "maintenance" }, { status: 503 }),
+      ),
+    );
+    const headers = { "Api-Key": mock.keys.test };
+    const overridden = await fetch(`${mock.baseUrl}/v1/merchants/${mock.merchantId}`, { headers });
+    expect(overridden.status).toBe(503);
+    const list = await fetch(`${mock.baseUrl}/v1/merchants`, { headers });
+    expect(list.status).toBe(200);
+  });
+
+  it("serves the control plane and the portal through their own handlers", async () => {
+    const mock = createMockService();
+    server.use(...mock.handlers);
+    expect((await fetch(`${mock.baseUrl}${mock.controlPrefix}`)).status).toBe(200);
+    const icon = await fetch(`${mock.baseUrl}/favicon.ico`);
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
   });
 });

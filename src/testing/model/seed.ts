@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { MerchantStatus, MockAppCredentials, Mode } from "./types.js";
+import type { MockAppCredentials, MockMerchantStatus, MockMode } from "./types.js";
 
 /** A crypto settlement to seed. */
 export interface MockSeedCryptoSettlement {
@@ -30,8 +30,8 @@ export interface MockSeedFiatSettlement {
 export interface MockSeedMerchant {
   /** `mrch_…`; generated when omitted. */
   id?: string;
-  /** Mode the merchant exists in; default `test`. */
-  mode?: Mode;
+  /** The mode the merchant exists in; default `test`. */
+  mode?: MockMode;
   /** Display name. */
   name: string;
   /** Contact e-mail; default null. */
@@ -39,7 +39,7 @@ export interface MockSeedMerchant {
   /** Logo URL; default null. */
   iconUrl?: string | null;
   /** Default `active`. */
-  status?: MerchantStatus;
+  status?: MockMerchantStatus;
   /** Crypto settlements. */
   crypto?: MockSeedCryptoSettlement[];
   /** Fiat settlements. */

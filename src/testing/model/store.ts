@@ -15,15 +15,18 @@ import type {
   MockAmount,
   MockCryptoSettlement,
   MockMerchantRecord,
+  MockMode,
   MockPaymentRecord,
+  MockPaymentStatus,
   MockRequestLogEntry,
-  Mode,
-  PaymentStatus,
 } from "./types.js";
 import { isEvmAddress, isRedirectUrl, parseAccount, parseAsset } from "./validation.js";
 
 /** Statuses after which a payment never changes. */
-export const FINAL_STATUSES: ReadonlySet<PaymentStatus> = new Set([
+/** The last instant with a 4-digit-year ISO 8601 string: 9999-12-31T23:59:59.999Z. */
+const LATEST_TIME = 253_402_300_799_999;
+
+export const FINAL_STATUSES: ReadonlySet<MockPaymentStatus> = new Set([
   "succeeded",
   "failed",
   "cancelled",
@@ -65,13 +68,15 @@ export interface ModelConfig {
   tokens: Readonly<Record<string, MockTokenInfo>> | undefined;
   /** Maximum number of logged requests. */
   requestLogLimit: number;
+  /** Maximum size of the request log, in characters of its JSON. */
+  requestLogMaxBytes: number;
   /** Base clock (epoch ms). */
   now: () => number;
 }
 
 interface Credential {
   accountId: string;
-  mode: Mode;
+  mode: MockMode;
 }
 
 /** A stored idempotent result. */
@@ -102,7 +107,12 @@ export class MockModel {
   readonly rateWindows = new Map<string, { start: number; count: number }>();
   /** Request log (bounded). */
   requests: MockRequestLogEntry[] = [];
+  private requestSizes: number[] = [];
+  private requestBytes = 0;
   private offsetMs = 0;
+  /** Counts `reset()` calls: a request that started before one is discarded. */
+  generation = 0;
+  private readonly resetListeners = new Set<() => void>();
   private resolvedSeed: MockSeed;
 
   /** Creates the model and applies the seed. */
@@ -113,6 +123,12 @@ export class MockModel {
     this.resolvedSeed = this.applySeed(seed);
   }
 
+  /** Calls `listener` at the next `reset()`; returns a function that stops listening. */
+  onReset(listener: () => void): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
+  }
+
   /** Current mock time (epoch ms). */
   now(): number {
     return this.config.now() + this.offsetMs;
@@ -120,12 +136,25 @@ export class MockModel {
 
   /** Moves the mock clock forward. */
   advanceTime(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new MockServiceError(400, "invalid_request", "ms must be >= 0");
+    // Beyond year 9999 a date has no ISO 8601 string: every answer holding one would fail.
+    const limit = LATEST_TIME - this.now();
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0 || ms > limit) {
+      throw new MockServiceError(
+        400,
+        "invalid_request",
+        `ms must be a number in 0..${limit} (up to year 9999).`,
+        {
+          field: "ms",
+        },
+      );
+    }
     this.offsetMs += ms;
   }
 
   /** Clears everything and re-applies the seed (same keys and ids as at start). Keeps the clock offset at 0. */
   reset(): void {
+    this.generation++;
+    for (const listener of this.resetListeners) listener();
     this.accounts.clear();
     this.apiKeys.clear();
     this.appIds.clear();
@@ -133,7 +162,7 @@ export class MockModel {
     this.payments.clear();
     this.idempotency.clear();
     this.rateWindows.clear();
-    this.requests = [];
+    this.clearRequests();
     this.offsetMs = 0;
     this.resolvedSeed = this.applySeed(this.resolvedSeed);
   }
@@ -215,7 +244,7 @@ export class MockModel {
   /** Creates a merchant (status `active` unless given). */
   createMerchant(
     accountId: string,
-    mode: Mode,
+    mode: MockMode,
     input: {
       id?: string | undefined;
       name: string;
@@ -253,7 +282,7 @@ export class MockModel {
     const seen = new Set(merchant.settlements.crypto.map((c) => c.asset.toLowerCase()));
     const created: MockCryptoSettlement[] = [];
     items.forEach((item, i) => {
-      const { asset, destination } = checkSettlementPair(item.asset, item.destination, `settlements[${i}]`);
+      const { asset, destination } = checkSettlementPair(item.asset, item.destination, `settlements.${i}`);
       if (seen.has(asset.toLowerCase())) {
         throw new MockServiceError(
           409,
@@ -333,7 +362,7 @@ export class MockModel {
     }
   }
 
-  private setStatus(payment: MockPaymentRecord, status: PaymentStatus, at = this.now()): void {
+  private setStatus(payment: MockPaymentRecord, status: MockPaymentStatus, at = this.now()): void {
     payment.status = status;
     payment.history.push({ status, at });
   }
@@ -343,7 +372,7 @@ export class MockModel {
    * `requires_action → processing → succeeded | failed`; `requires_action | processing → expired | cancelled |
    * succeeded | failed`. Final payments never change (409 `invalid_transition`).
    */
-  transition(payment: MockPaymentRecord, to: PaymentStatus, optionId?: string): MockPaymentRecord {
+  transition(payment: MockPaymentRecord, to: MockPaymentStatus, optionId?: string): MockPaymentRecord {
     this.refresh(payment);
     const from = payment.status;
     const allowed =
@@ -487,8 +516,25 @@ export class MockModel {
 
   /** Adds a request log entry (bounded). */
   log(entry: MockRequestLogEntry): void {
+    const size = JSON.stringify(entry).length;
     this.requests.push(entry);
-    if (this.requests.length > this.config.requestLogLimit) this.requests.shift();
+    this.requestSizes.push(size);
+    this.requestBytes += size;
+    while (
+      this.requests.length > 1 &&
+      (this.requests.length > this.config.requestLogLimit ||
+        this.requestBytes > this.config.requestLogMaxBytes)
+    ) {
+      this.requests.shift();
+      this.requestBytes -= this.requestSizes.shift() ?? 0;
+    }
+  }
+
+  /** Empties the request log. */
+  clearRequests(): void {
+    this.requests = [];
+    this.requestSizes = [];
+    this.requestBytes = 0;
   }
 }
 

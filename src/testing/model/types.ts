@@ -6,10 +6,10 @@
  */
 
 /** Test or live mode: selected by the credential a request carries. */
-export type Mode = "test" | "live";
+export type MockMode = "test" | "live";
 
 /** Every payment status the mock uses (the spec's full list). */
-export type PaymentStatus =
+export type MockPaymentStatus =
   | "requires_action"
   | "processing"
   | "succeeded"
@@ -18,7 +18,7 @@ export type PaymentStatus =
   | "cancelled";
 
 /** Merchant status values of the spec. */
-export type MerchantStatus = "active" | "inactive" | "suspended";
+export type MockMerchantStatus = "active" | "inactive" | "suspended";
 
 /** An amount: `iso4217/<CODE>` (requested) or `caip19/<asset>` (paid), value in minor units. */
 export interface MockAmount {
@@ -55,13 +55,13 @@ export interface MockMerchantRecord {
   /** The owning account. */
   accountId: string;
   /** The mode the merchant exists in (test data never shows in live mode and vice versa). */
-  mode: Mode;
+  mode: MockMode;
   /** Display name. */
   name: string;
   /** Contact e-mail or null. */
   email: string | null;
   /** Merchant status. */
-  status: MerchantStatus;
+  status: MockMerchantStatus;
   /** Logo URL or null. */
   iconUrl: string | null;
   /** Creation time, epoch milliseconds (mock clock). */
@@ -90,7 +90,7 @@ export interface MockPaymentRecord {
   /** The owning account. */
   accountId: string;
   /** Test or live. */
-  mode: Mode;
+  mode: MockMode;
   /** The merchant the payment was created for. */
   merchantId: string;
   /** The merchant's own order identifier. */
@@ -107,7 +107,7 @@ export interface MockPaymentRecord {
     errorUrl: string;
   } | null;
   /** Current status. */
-  status: PaymentStatus;
+  status: MockPaymentStatus;
   /** Creation time (epoch ms, mock clock). */
   createdAt: number;
   /** When a `requires_action` payment expires (epoch ms, mock clock). */
@@ -123,7 +123,7 @@ export interface MockPaymentRecord {
   /** Every status the payment went through, with the time (epoch ms). */
   history: {
     /** The status entered. */
-    status: PaymentStatus;
+    status: MockPaymentStatus;
     /** When it was entered (epoch ms, mock clock). */
     at: number;
   }[];
@@ -143,8 +143,10 @@ export interface MockRequestLogEntry {
   query: Record<string, string>;
   /** Request headers, lower-case names; `api-key` redacted to e.g. `mock_test_***`. */
   headers: Record<string, string>;
-  /** Parsed JSON body, the raw text when it is not JSON, or null when empty. */
+  /** Parsed JSON body, the raw text when it is not JSON, or null when empty; cut to 4 KiB (then text). */
   body: unknown;
+  /** True when the body was longer than 4 KiB: `body` holds its first 4096 characters. */
+  bodyTruncated?: boolean;
   /** Value of the version header, or null. */
   version: string | null;
   /** Response status, or null when the connection was dropped before an answer. */
@@ -181,3 +183,6 @@ export interface MockAccountInfo {
   /** Credentials. */
   keys: MockAccountKeys;
 }
+
+/** The portal's name for {@link MockPaymentStatus} (internal: the package exports only the `Mock…` name). */
+export type PaymentStatus = MockPaymentStatus;
