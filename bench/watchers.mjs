@@ -14,7 +14,7 @@
 // baseline), the heap is settled (GC'd) after every pass alike, and the heap left is measured over a third, identical
 // pass. A leak of even one small object per watcher would show there as hundreds of bytes per watcher.
 //
-//   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--json]
+//   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--counts-only] [--json]
 import { getEventListeners } from "node:events";
 import { DIST, DIST_TESTING, fmt, isMain, parseArgs, requireDist, table } from "./lib/common.mjs";
 
@@ -77,7 +77,13 @@ async function run(client, service, n, pollInMs, onSample, { signal, refs } = {}
   return { wallMs, updates };
 }
 
-export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {} } = {}) {
+/** `countsOnly`: one pass, no heap figure (the counts need no warm-up; the heap left does). */
+export async function measure({
+  watchers = 10_000,
+  pollInMs = 500,
+  countsOnly = false,
+  log = () => {},
+} = {}) {
   requireDist();
   const { MerchantPaymentsClient } = await import(DIST);
   const { createMockService } = await import(DIST_TESTING);
@@ -90,8 +96,8 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
   });
   // Warm-up pass at full size (JIT, lazily built schemas, one-time growth), then the baseline pass; the heap is
   // settled after each, as after the measured pass, so that every pass starts from the same state.
-  let heapBefore = 0;
-  for (const pass of ["warm-up", "baseline"]) {
+  let heapBefore = await settledHeap();
+  for (const pass of countsOnly ? [] : ["warm-up", "baseline"]) {
     const { wallMs: passMs } = await run(client, service, watchers, pollInMs, () => {});
     log(`watchers ${pass} pass: ${Math.round(passMs)} ms`);
     service.reset();
@@ -131,7 +137,7 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
     heapBefore,
     peakHeap,
     heapAfter,
-    heapLeftBytes: heapAfter - heapBefore,
+    heapLeftBytes: countsOnly ? undefined : heapAfter - heapBefore,
     leftResources,
     abortListenersLeft: getEventListeners(shutdown.signal, "abort").length,
     peakAbortListeners,
@@ -159,7 +165,9 @@ export function render(r) {
         fmt.ms(r.wallMs),
         fmt.mb(r.peakHeap),
         `${fmt.mb(r.heapBefore)} → ${fmt.mb(r.heapAfter)}`,
-        `${(r.heapLeftBytes / 1024).toFixed(0)} KiB (${(r.heapLeftBytes / r.watchers).toFixed(1)} B/watcher)`,
+        r.heapLeftBytes === undefined
+          ? "not measured (--counts-only)"
+          : `${(r.heapLeftBytes / 1024).toFixed(0)} KiB (${(r.heapLeftBytes / r.watchers).toFixed(1)} B/watcher)`,
         left.length === 0 ? "none" : left.join(", "),
         `${r.peakAbortListeners} → ${r.abortListenersLeft}`,
         `${r.watchersReachable} of ${r.tracked}`,
@@ -173,6 +181,7 @@ if (isMain(import.meta.url)) {
   const result = await measure({
     watchers: Number(args.watchers ?? 10_000),
     pollInMs: Number(args.pollInMs ?? 500),
+    countsOnly: Boolean(args["counts-only"]),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
