@@ -8,9 +8,10 @@ const entry = {
 };
 
 /**
- * The runtime code of ky and zod is bundled, tree-shaken, into each build. Loading them from node_modules
- * meant ~110 module files per cold start (zod/mini alone is 92), and ky is ESM-only, which a CommonJS build on
- * Node 20 cannot require. zod stays a dependency: the type declarations refer to its types.
+ * ky, zod and uuid are runtime dependencies, left external: an app resolves them from node_modules, shares zod with
+ * its own, and sees them in `npm ls` and `npm audit`. ky is ESM-only and loaded with the first request through
+ * `import("ky")`, which esbuild keeps as a real dynamic import in the CJS build too (target node20), so the CJS
+ * build never `require`s an ES module (that needs Node 20.19 / 22.12).
  */
 const shared: Options = {
   entry,
@@ -18,12 +19,7 @@ const shared: Options = {
   sourcemap: true,
   target: "node20",
   outDir: "dist",
-  noExternal: ["ky", "zod"],
   external: ["msw", "msw/node"],
-  // ky, which the transport imports with its first request (see src/core/transport.ts), is a chunk of its own.
-  esbuildOptions(options) {
-    options.chunkNames = "chunks/[name]-[hash]";
-  },
 };
 
 export default defineConfig([
@@ -37,7 +33,6 @@ export default defineConfig([
     target: "node20",
     outDir: "dist",
     banner: { js: "#!/usr/bin/env node" },
-    noExternal: ["ky", "zod"],
     external: ["msw", "msw/node"],
   },
 ]);

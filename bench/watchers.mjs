@@ -4,12 +4,18 @@
 // left once everything ended, the mock was reset and the GC ran, against the same measure before; plus the
 // timers/handles left behind.
 //
+// What the budget check enforces is counted, so that it cannot fail by chance: timers and handles left, abort listeners
+// left on the one shutdown signal all watchers share, and watchers (their iterators and final statuses, held weakly)
+// still reachable once they ended and the GC ran. The heap figure is reported only: it moves by a couple of MB from
+// run to run (CI once saw 208.7 B/watcher against a budget of 100) without any leak.
+//
 // The first pass at full size grows some structures once (V8 tables, pools sized to the peak), and the heap it leaves
 // after GC varies from run to run by a couple of MB either way: not a leak. So two passes run first (warm-up, then the
 // baseline), the heap is settled (GC'd) after every pass alike, and the heap left is measured over a third, identical
 // pass. A leak of even one small object per watcher would show there as hundreds of bytes per watcher.
 //
-//   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--json]
+//   node --expose-gc bench/watchers.mjs [--watchers=10000] [--pollInMs=500] [--counts-only] [--json]
+import { getEventListeners } from "node:events";
 import { DIST, DIST_TESTING, fmt, isMain, parseArgs, requireDist, table } from "./lib/common.mjs";
 
 async function settledHeap() {
@@ -27,7 +33,14 @@ function resources() {
   return counts;
 }
 
-async function run(client, service, n, pollInMs, onSample) {
+/** Weak references to what each watcher made; counted once the GC ran, a reachable one is a leak. */
+function reachable(refs) {
+  let count = 0;
+  for (const ref of refs) if (ref.deref() !== undefined) count++;
+  return count;
+}
+
+async function run(client, service, n, pollInMs, onSample, { signal, refs } = {}) {
   const ids = [];
   for (let i = 0; i < n; i += 500) {
     const batch = Array.from({ length: Math.min(500, n - i) }, (_, k) =>
@@ -47,8 +60,11 @@ async function run(client, service, n, pollInMs, onSample) {
   let finals = 0;
   await Promise.all(
     ids.map(async (id) => {
-      for await (const status of client.payments.watch(id, { minIntervalMs: 0 })) {
+      const watcher = client.payments.watch(id, { minIntervalMs: 0, signal });
+      refs?.push(new WeakRef(watcher));
+      for await (const status of watcher) {
         updates++;
+        if (status.isFinal) refs?.push(new WeakRef(status));
         if (status.isFinal && status.status !== "succeeded") throw new Error(`${id} ended ${status.status}`);
         if (status.isFinal) finals++;
       }
@@ -61,7 +77,13 @@ async function run(client, service, n, pollInMs, onSample) {
   return { wallMs, updates };
 }
 
-export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {} } = {}) {
+/** `countsOnly`: one pass, no heap figure (the counts need no warm-up; the heap left does). */
+export async function measure({
+  watchers = 10_000,
+  pollInMs = 500,
+  countsOnly = false,
+  log = () => {},
+} = {}) {
   requireDist();
   const { MerchantPaymentsClient } = await import(DIST);
   const { createMockService } = await import(DIST_TESTING);
@@ -74,8 +96,8 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
   });
   // Warm-up pass at full size (JIT, lazily built schemas, one-time growth), then the baseline pass; the heap is
   // settled after each, as after the measured pass, so that every pass starts from the same state.
-  let heapBefore = 0;
-  for (const pass of ["warm-up", "baseline"]) {
+  let heapBefore = await settledHeap();
+  for (const pass of countsOnly ? [] : ["warm-up", "baseline"]) {
     const { wallMs: passMs } = await run(client, service, watchers, pollInMs, () => {});
     log(`watchers ${pass} pass: ${Math.round(passMs)} ms`);
     service.reset();
@@ -83,12 +105,24 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
   }
   const resourcesBefore = resources();
   let peakHeap = process.memoryUsage().heapUsed;
-  const { wallMs, updates } = await run(client, service, watchers, pollInMs, () => {
-    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  });
+  const shutdown = new AbortController(); // a worker's shutdown signal, shared by every watcher
+  let peakAbortListeners = 0;
+  const refs = [];
+  const { wallMs, updates } = await run(
+    client,
+    service,
+    watchers,
+    pollInMs,
+    () => {
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+      peakAbortListeners = Math.max(peakAbortListeners, getEventListeners(shutdown.signal, "abort").length);
+    },
+    { signal: shutdown.signal, refs },
+  );
   peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
   service.reset();
   const heapAfter = await settledHeap();
+  const watchersReachable = reachable(refs);
   const resourcesAfter = resources();
   const leftResources = {};
   for (const [name, count] of Object.entries(resourcesAfter)) {
@@ -103,23 +137,40 @@ export async function measure({ watchers = 10_000, pollInMs = 500, log = () => {
     heapBefore,
     peakHeap,
     heapAfter,
-    heapLeftBytes: heapAfter - heapBefore,
+    heapLeftBytes: countsOnly ? undefined : heapAfter - heapBefore,
     leftResources,
+    abortListenersLeft: getEventListeners(shutdown.signal, "abort").length,
+    peakAbortListeners,
+    tracked: refs.length,
+    watchersReachable,
   };
 }
 
 export function render(r) {
   const left = Object.entries(r.leftResources).map(([k, v]) => `${k}: ${v}`);
   return table(
-    ["watchers", "wall", "peak heap", "heap before → after (GC'd)", "left behind", "timers/handles left"],
+    [
+      "watchers",
+      "wall",
+      "peak heap",
+      "heap before → after (GC'd)",
+      "left behind",
+      "timers/handles left",
+      "abort listeners (peak → left)",
+      "still reachable after GC",
+    ],
     [
       [
         fmt.int(r.watchers),
         fmt.ms(r.wallMs),
         fmt.mb(r.peakHeap),
         `${fmt.mb(r.heapBefore)} → ${fmt.mb(r.heapAfter)}`,
-        `${(r.heapLeftBytes / 1024).toFixed(0)} KiB (${(r.heapLeftBytes / r.watchers).toFixed(1)} B/watcher)`,
+        r.heapLeftBytes === undefined
+          ? "not measured (--counts-only)"
+          : `${(r.heapLeftBytes / 1024).toFixed(0)} KiB (${(r.heapLeftBytes / r.watchers).toFixed(1)} B/watcher)`,
         left.length === 0 ? "none" : left.join(", "),
+        `${r.peakAbortListeners} → ${r.abortListenersLeft}`,
+        `${r.watchersReachable} of ${r.tracked}`,
       ],
     ],
   );
@@ -130,6 +181,7 @@ if (isMain(import.meta.url)) {
   const result = await measure({
     watchers: Number(args.watchers ?? 10_000),
     pollInMs: Number(args.pollInMs ?? 500),
+    countsOnly: Boolean(args["counts-only"]),
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);

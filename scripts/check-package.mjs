@@ -2,7 +2,18 @@
 // tarball installed into a clean consumer, imported from ESM and required from CJS, with `instanceof` on errors, one
 // call through the mock, and an import that must not load Node's fetch implementation.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -77,6 +88,7 @@ step("the merchant-payments-mock bin answers");
 await checkMockCli();
 step("merchant-payments/testing without msw (ESM, CJS, TypeScript node16 and bundler)");
 checkTestingWithoutMsw();
+await checkDeclaredDependencies(tarball);
 rmSync(tarball, { force: true });
 console.log("package check passed");
 
@@ -98,7 +110,7 @@ async function checkMockCli() {
       });
     });
     await new Promise((resolve) => setTimeout(resolve, 200)); // let it print the keys too
-    const key = /mock_test_\w+/.exec(out)?.[0];
+    const key = /mock_test_[A-Za-z0-9_]+/.exec(out)?.[0];
     const response = await fetch(`${url}/v1/merchants`, { headers: { "Api-Key": key ?? "" } });
     if (response.status !== 200) throw new Error(`the CLI's mock answered ${response.status}`);
     console.log(`ok (${url})`);
@@ -176,4 +188,137 @@ export const mode: MockMode = "test";
     console.log(`ok (TypeScript ${name}, skipLibCheck: false)`);
   }
   rmSync(bare, { recursive: true, force: true });
+}
+
+/**
+ * ky, zod and uuid are runtime dependencies, not inlined: from the packed tarball, an app that has its own zod gets
+ * one zod, `npm ls` (hence `npm audit`) sees all three, a CommonJS and an ES module consumer each make one call
+ * through the mock (the msw-free CLI, over loopback HTTP), and that call fails once ky is taken out of node_modules
+ * (it is loaded from there, not from dist). The probes stay in .tmp/consumer-deps (a link to a temporary folder),
+ * self-contained:
+ * scripts/test-other-nodes.sh runs them on each supported Node.
+ */
+async function checkDeclaredDependencies(tarball) {
+  step("declared dependencies: ky, zod and uuid come from node_modules");
+  // Outside the repository: from inside it, Node would find the repository's own node_modules/ky as a fallback.
+  const link = join(root, ".tmp", "consumer-deps");
+  if (existsSync(link)) rmSync(realpathSync(link), { recursive: true, force: true });
+  rmSync(link, { recursive: true, force: true });
+  const dir = mkdtempSync(join(tmpdir(), "merchant-payments-consumer-"));
+  symlinkSync(dir, link);
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer-deps", private: true }));
+  // The app's own zod, as most TypeScript backends have: the SDK must share it, not carry a second copy.
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--silent", tarball, "zod@4"], dir);
+
+  const tree = JSON.parse(run("npm", ["ls", "ky", "zod", "uuid", "--all", "--json"], dir));
+  const ours = tree.dependencies?.["merchant-payments"]?.dependencies ?? {};
+  for (const name of ["ky", "zod", "uuid"]) {
+    if (!ours[name]?.version) throw new Error(`npm ls does not see ${name} under merchant-payments`);
+  }
+  if (existsSync(join(dir, "node_modules", "merchant-payments", "node_modules", "zod"))) {
+    throw new Error("merchant-payments installed a zod of its own beside the app's");
+  }
+  console.log(
+    `ok: npm ls sees ky@${ours.ky.version}, zod@${ours.zod.version}, uuid@${ours.uuid.version}; one zod`,
+  );
+
+  writeDependencyProbes(dir);
+  for (const file of ["esm.mjs", "cjs.cjs"]) {
+    const out = run(process.execPath, [...noRequireEsm(), file], dir).trim();
+    if (out !== "ok") throw new Error(`${file} printed ${out}`);
+    console.log(`ok: ${file} made one call through the mock`);
+  }
+
+  // Without node_modules/ky the first call must fail: dist does not carry ky's code.
+  const ky = join(dir, "node_modules", "ky");
+  renameSync(ky, `${ky}.away`);
+  try {
+    for (const file of ["esm.mjs", "cjs.cjs"]) {
+      let stderr = "";
+      try {
+        execFileSync(process.execPath, [file], { cwd: dir, stdio: "pipe" });
+      } catch (error) {
+        stderr = String(error.stderr);
+      }
+      if (!/Cannot find (package|module) 'ky'/.test(stderr)) {
+        throw new Error(`${file} did not need node_modules/ky (is ky inlined into dist?): ${stderr}`);
+      }
+    }
+  } finally {
+    renameSync(`${ky}.away`, ky);
+  }
+  console.log("ok: without node_modules/ky the call fails (ky is not inlined)");
+}
+
+/**
+ * esm.mjs and cjs.cjs: each loads the SDK's main entry only (no msw), checks that it resolves the app's zod, starts the
+ * installed mock CLI on a free port, and lists the merchants through it with the printed test key.
+ */
+function writeDependencyProbes(dir) {
+  writeFileSync(
+    join(dir, "mock.cjs"),
+    `const { spawn } = require("node:child_process");
+const { join } = require("node:path");
+/** Starts the installed mock CLI (msw-free) on a free port; resolves to { url, key, stop }. */
+exports.startMock = () =>
+  new Promise((resolve, reject) => {
+    const cli = join(__dirname, "node_modules", "merchant-payments", "dist", "testing", "cli.js");
+    const child = spawn(process.execPath, [cli, "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const timer = setTimeout(() => { child.kill(); reject(new Error("the mock CLI printed no URL and key")); }, 15000);
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const url = /http:[/][/]127[.]0[.]0[.]1:[0-9]+/.exec(out)?.[0];
+      const key = /mock_test_[A-Za-z0-9_]+/.exec(out)?.[0];
+      if (url && key) {
+        clearTimeout(timer);
+        resolve({ url, key, stop: () => child.kill("SIGTERM") });
+      }
+    });
+  });
+`,
+  );
+  const body = `  if (sdkRequire.resolve("zod/mini") !== appRequire.resolve("zod/mini")) throw new Error("two copies of zod");
+  const mock = await startMock();
+  try {
+    const client = new MerchantPaymentsClient({ apiKey: mock.key, baseUrl: mock.url });
+    const list = await client.merchants.list();
+    if (!Array.isArray(list.data) || list.data.length === 0) throw new Error("merchants.list did not answer");
+    console.log("ok");
+  } finally {
+    mock.stop();
+  }`;
+  writeFileSync(
+    join(dir, "esm.mjs"),
+    `import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { MerchantPaymentsClient } from "merchant-payments";
+import mockModule from "./mock.cjs";
+const { startMock } = mockModule;
+const sdkRequire = createRequire(fileURLToPath(import.meta.resolve("merchant-payments")));
+const appRequire = createRequire(import.meta.url);
+${body.replace(/^ {2}/gm, "")}
+`,
+  );
+  writeFileSync(
+    join(dir, "cjs.cjs"),
+    `const { createRequire } = require("node:module");
+const { MerchantPaymentsClient } = require("merchant-payments");
+const { startMock } = require("./mock.cjs");
+const sdkRequire = createRequire(require.resolve("merchant-payments"));
+const appRequire = require;
+(async () => {
+${body}
+})().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
+`,
+  );
+}
+
+/** On a Node that can `require()` an ES module, switch that off: the CJS build must not rely on it (Node < 20.19). */
+function noRequireEsm() {
+  const flag = "--no-experimental-require-module";
+  return process.allowedNodeEnvironmentFlags.has(flag) ? [flag] : [];
 }

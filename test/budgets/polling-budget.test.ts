@@ -2,6 +2,7 @@
  * Issue #6 budgets that are counts, not timings: requests per polled payment, and what watchers leave behind.
  * In process: the client's `fetch` is the mock's own, so nothing here depends on sockets.
  */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { createMockService } from "../../src/testing/index.js";
@@ -155,5 +156,35 @@ describe("watchers leave nothing behind", () => {
     expect(errors.every((error) => error instanceof Error && error.name === "UserAbortError")).toBe(true);
     await tick();
     expect(await timersLeftAbove(before)).toEqual({});
+  });
+
+  it(`${WATCHERS} watchers sharing a worker's shutdown signal add no listener per watcher and leave none`, async () => {
+    const { service, client, createPayments } = setup();
+    const ids = await createPayments(WATCHERS);
+    const shutdown = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    let peak = 0;
+    try {
+      const completions = ids.map((id, i) =>
+        setTimeout(() => service.completePayment(id), (i % 3) * POLL_IN_MS),
+      );
+      await Promise.all(
+        ids.map(async (id) => {
+          for await (const _ of client.payments.watch(id, { minIntervalMs: 0, signal: shutdown.signal })) {
+            peak = Math.max(peak, getEventListeners(shutdown.signal, "abort").length);
+          }
+        }),
+      );
+      for (const timer of completions) clearTimeout(timer);
+      await tick();
+    } finally {
+      process.off("warning", onWarning);
+    }
+    // Node warns past 10 listeners on one signal (MaxListenersExceededWarning): a worker would see that warning.
+    expect(peak).toBeLessThanOrEqual(10);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+    expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
   });
 });
