@@ -288,14 +288,15 @@ const FAULTS: Fault[] = [
     steps: (op) => [{ kind: "hang" }, ok(op)],
     safe: RETRIED,
     unsafe: { error: TimeoutError, requests: 1 },
-    timeoutMs: 150,
+    // The deadline applies to the answering attempt too: leave a loaded CI machine ample time to answer it.
+    timeoutMs: 400,
   },
   {
     name: "an answer that never comes, on every attempt",
     steps: () => [{ kind: "hang" }],
     safe: { error: TimeoutError, requests: 3 },
     unsafe: { error: TimeoutError, requests: 1 },
-    timeoutMs: 150,
+    timeoutMs: 400,
   },
   {
     name: "a 200 body cut off mid-way",
