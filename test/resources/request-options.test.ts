@@ -111,7 +111,7 @@ describe("polling and verifyReturn take the request options", () => {
     }, json(SUCCEEDED));
     // With the client's 30 s per attempt, the first poll would outlast the test.
     const final = await client().payments.waitForFinal("pay_1", {
-      timeoutMs: 20,
+      timeoutMs: 300, // ample for the second, answered poll on a loaded machine
       maxRetries: 0,
       maxWaitMs: 60_000,
       minIntervalMs: 0,
