@@ -108,8 +108,9 @@ if (results.import) {
 }
 if (results.bundle) {
   const { total, own } = results.bundle.bundle;
-  check("bundle total, min+gzip", fmt.kb(total.gzipBytes), "≤ 20.0 KB", total.gzipBytes <= 20_000);
-  check("bundle own code, min+gzip", fmt.kb(own.gzipBytes), "≤ 10.0 KB", own.gzipBytes <= 10_000);
+  // Issue #11's targets: what `import { MerchantPaymentsClient }` pulls in (ky, zod, uuid included), and our own code.
+  check("bundle total, min+gzip", fmt.kb(total.gzipBytes), "≤ 25.0 KB", total.gzipBytes <= 25_000);
+  check("bundle own code, min+gzip", fmt.kb(own.gzipBytes), "≤ 12.0 KB", own.gzipBytes <= 12_000);
 }
 if (results.polling) {
   const p = results.polling;
