@@ -22,30 +22,40 @@ afterEach(() => {
   child = undefined;
 });
 
+/** The CLI as its own process group (so a test can stop it whole), with what it printed so far. */
+function spawnCli(args: string[]): { proc: ChildProcess; output: { out: string; err: string } } {
+  const proc = spawn("npx", ["tsx", "src/testing/cli.ts", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  child = proc;
+  const output = { out: "", err: "" };
+  proc.stdout?.on("data", (d: Buffer) => {
+    output.out += d.toString();
+  });
+  proc.stderr?.on("data", (d: Buffer) => {
+    output.err += d.toString();
+  });
+  return { proc, output };
+}
+
+/** Starts the CLI and resolves once it says it is ready (bounded). */
 function startCli(args: string[]): Promise<{ out: string; proc: ChildProcess }> {
   return new Promise((resolvePromise, reject) => {
-    const proc = spawn("npx", ["tsx", "src/testing/cli.ts", ...args], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    child = proc;
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`CLI did not start in time:\n${out}\n${err}`)), 12_000);
-    proc.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      if (out.includes("Press Ctrl+C")) {
-        clearTimeout(timer);
-        resolvePromise({ out, proc });
-      }
-    });
-    proc.stderr?.on("data", (d: Buffer) => {
-      err += d.toString();
+    const { proc, output } = spawnCli(args);
+    const timer = setTimeout(
+      () => reject(new Error(`CLI did not start in time:\n${output.out}\n${output.err}`)),
+      12_000,
+    );
+    proc.stdout?.on("data", () => {
+      if (!output.out.includes("Press Ctrl+C")) return;
+      clearTimeout(timer);
+      resolvePromise({ out: output.out, proc });
     });
     proc.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`CLI exited with ${code}:\n${out}\n${err}`));
+      reject(new Error(`CLI exited with ${code}:\n${output.out}\n${output.err}`));
     });
   });
 }
@@ -53,24 +63,14 @@ function startCli(args: string[]): Promise<{ out: string; proc: ChildProcess }> 
 /** Runs the CLI to its exit (bounded): its status and both outputs. */
 function runCli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolvePromise, reject) => {
-    const proc = spawn("npx", ["tsx", "src/testing/cli.ts", ...args], {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    child = proc;
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`CLI did not exit in time:\n${out}\n${err}`)), 20_000);
-    proc.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    proc.stderr?.on("data", (d: Buffer) => {
-      err += d.toString();
-    });
+    const { proc, output } = spawnCli(args);
+    const timer = setTimeout(
+      () => reject(new Error(`CLI did not exit in time:\n${output.out}\n${output.err}`)),
+      20_000,
+    );
     proc.on("exit", (code) => {
       clearTimeout(timer);
-      resolvePromise({ code, out, err });
+      resolvePromise({ code, ...output });
     });
   });
 }
