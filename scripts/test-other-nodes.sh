@@ -21,14 +21,7 @@ for major in "$@"; do
   node_bin="$(cd "$prefix/node_modules/.bin" && pwd)/node"
   if [ "${PACKAGE_ONLY:-}" != 1 ]; then
     echo "== unit tests on Node $("$node_bin" --version)"
-    # Node 25 and later warn in every worker that touches `localStorage` (msw probes it) without a storage file.
-    # The flag goes to this node's own command line, which vitest's workers inherit, never to NODE_OPTIONS: the
-    # processes tests spawn (npx tsx …) run on the machine's node, which may not know it.
-    vitest_flags=()
-    if [ "$("$node_bin" -p 'process.allowedNodeEnvironmentFlags.has("--no-experimental-webstorage")')" = true ]; then
-      vitest_flags=(--no-experimental-webstorage)
-    fi
-    "$node_bin" "${vitest_flags[@]}" node_modules/vitest/vitest.mjs run --reporter=dot ||
+    "$node_bin" node_modules/vitest/vitest.mjs run --reporter=dot ||
       failed+=("Node $major (unit tests)")
   fi
   if [ -f .tmp/consumer-deps/cjs.cjs ]; then
