@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
-import { type ClientOptions, ConfigurationError, MerchantPaymentsClient } from "../src/index.js";
+import { type ClientOptions, MerchantPaymentsClient } from "../src/index.js";
+import { configError } from "./helpers/assertions.js";
 import { FAST_RETRY } from "./helpers/clients.js";
 import { BASE_URL, json, LIVE_KEY, TEST_KEY, useRecordingServer } from "./helpers/recording-server.js";
 
@@ -18,16 +19,6 @@ async function headersOf(call: () => Promise<unknown>): Promise<Headers> {
   await call();
   expect(mock.requests).toHaveLength(before + 1);
   return mock.requests[before]!.headers;
-}
-
-function configError(build: () => unknown): ConfigurationError {
-  try {
-    build();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError);
-    return error as ConfigurationError;
-  }
-  throw new Error("expected a ConfigurationError");
 }
 
 describe("defaultHeaders", () => {

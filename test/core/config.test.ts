@@ -2,20 +2,16 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   type ClientOptions,
-  ConfigurationError,
+  type ConfigurationError,
   MerchantPaymentsClient,
   SDK_VERSION,
 } from "../../src/index.js";
+import { configError as constructionError } from "../helpers/assertions.js";
 import { BASE_URL, LIVE_KEY, TEST_KEY } from "../helpers/recording-server.js";
 
+/** The error constructing a client with `options` throws. */
 function configError(options: ClientOptions): ConfigurationError {
-  try {
-    new MerchantPaymentsClient(options);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigurationError);
-    return error as ConfigurationError;
-  }
-  throw new Error("expected a ConfigurationError");
+  return constructionError(() => new MerchantPaymentsClient(options));
 }
 
 afterEach(() => {

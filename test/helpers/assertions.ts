@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { InputValidationError } from "../../src/errors.js";
+import { ConfigurationError, InputValidationError } from "../../src/errors.js";
 import type { Recorded } from "./recording-server.js";
 
 /** Runs an async call that must fail, and returns what it threw. */
@@ -12,15 +12,25 @@ export async function failure(call: () => Promise<unknown>): Promise<unknown> {
   throw new Error("expected the call to fail");
 }
 
-/** Runs a synchronous call that must throw an {@link InputValidationError}, and returns it. */
-export function inputError(fn: () => unknown): InputValidationError {
+/** Runs a synchronous call that must throw an instance of `type`, and returns it. */
+function thrownBy<E extends Error>(fn: () => unknown, type: new (...args: never[]) => E): E {
   try {
     fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(InputValidationError);
-    return error as InputValidationError;
+    expect(error).toBeInstanceOf(type);
+    return error as E;
   }
-  throw new Error("expected an InputValidationError, nothing was thrown");
+  throw new Error(`expected a ${type.name}, nothing was thrown`);
+}
+
+/** Runs a synchronous call that must throw an {@link InputValidationError}, and returns it. */
+export function inputError(fn: () => unknown): InputValidationError {
+  return thrownBy(fn, InputValidationError);
+}
+
+/** Runs a synchronous call (a client's construction) that must throw a {@link ConfigurationError}, and returns it. */
+export function configError(fn: () => unknown): ConfigurationError {
+  return thrownBy(fn, ConfigurationError);
 }
 
 /**

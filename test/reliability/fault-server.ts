@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 /** What the server saw of one request. */
 export interface SeenRequest {
@@ -140,5 +141,31 @@ export async function startFaultServer(): Promise<FaultServer> {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/** A fault server for a test file: started before its tests, closed after them. */
+export function useFaultServer(): FaultServer {
+  let server: FaultServer | undefined;
+  beforeAll(async () => {
+    server = await startFaultServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const started = (): FaultServer => {
+    if (!server) throw new Error("the fault server starts in beforeAll");
+    return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get requests() {
+      return started().requests;
+    },
+    script: (...steps) => started().script(...steps),
+    reset: () => started().reset(),
+    close: () => started().close(),
   };
 }

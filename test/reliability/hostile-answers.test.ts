@@ -3,7 +3,7 @@
  * is not the service's, an answer that arrived is never reported as unsent, an observer that throws changes nothing,
  * and an answer too large or nested too deep ends in a typed, non-retried error instead of a crash.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIError,
   type ClientOptions,
@@ -14,16 +14,10 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from "../../src/index.js";
-import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
+import { type Step, useFaultServer } from "./fault-server.js";
 import { SECRET_KEY, settle } from "./support.js";
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFaultServer();
 
 function client(options: ClientOptions = {}) {
   return new MerchantPaymentsClient({

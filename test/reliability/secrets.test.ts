@@ -21,16 +21,10 @@ import {
   TimeoutError,
   UserAbortError,
 } from "../../src/index.js";
-import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
+import { type Step, useFaultServer } from "./fault-server.js";
 import { expectNoSecret, SECRET_KEY, SECRET_TAIL, settle } from "./support.js";
 
-let server: FaultServer;
-beforeAll(async () => {
-  server = await startFaultServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useFaultServer();
 
 const reported: unknown[] = [];
 function client(options: { timeoutMs?: number; baseUrl?: string } = {}) {
