@@ -72,15 +72,35 @@ writeFileSync(
   probe(`const { MerchantPaymentsClient, ConfigurationError, MerchantPaymentsError } = require("merchant-payments");
 const testing = require("merchant-payments/testing");`),
 );
-// Importing the SDK alone must not load Node's fetch implementation (about 25 ms of a cold start): ky, whose module
-// feature-detects fetch, is loaded with the first request.
+// Importing the SDK alone loads none of its dependencies, each loaded with the first call that needs it: ky (whose
+// module feature-detects fetch, which loads Node's undici: about 25 ms of a cold start), zod (about 90 modules,
+// some 35 ms) and uuid (about 10 ms). ESM: a resolve hook refuses them; CJS: require's cache must not hold them.
+const DEPENDENCY_RE = "/^(ky|zod|uuid)(\\/|$)/";
 const noFetchYet = `if (process.moduleLoadList.some((name) => name.includes("undici"))) throw new Error("undici loaded");
 console.log("ok");`;
+writeFileSync(
+  join(consumer, "refuse-dependencies.mjs"),
+  `export async function resolve(specifier, context, next) {
+  if (${DEPENDENCY_RE}.test(specifier)) throw new Error(\`importing the SDK loaded \${specifier}\`);
+  return next(specifier, context);
+}`,
+);
+writeFileSync(
+  join(consumer, "refuse-dependencies-register.mjs"),
+  `import { register } from "node:module";\nregister("./refuse-dependencies.mjs", import.meta.url);`,
+);
 writeFileSync(join(consumer, "cold.mjs"), `import "merchant-payments";\n${noFetchYet}`);
-writeFileSync(join(consumer, "cold.cjs"), `require("merchant-payments");\n${noFetchYet}`);
+writeFileSync(
+  join(consumer, "cold.cjs"),
+  `require("merchant-payments");
+const loaded = Object.keys(require.cache).filter((file) => /node_modules[\\\\/](ky|zod|uuid)[\\\\/]/.test(file));
+if (loaded.length > 0) throw new Error(\`requiring the SDK loaded \${loaded[0]}\`);
+${noFetchYet}`,
+);
+const NODE_ARGS = { "cold.mjs": ["--import", "./refuse-dependencies-register.mjs"] };
 for (const file of ["esm.mjs", "cjs.cjs", "cold.mjs", "cold.cjs"]) {
   step(`import from ${file}`);
-  const out = run(process.execPath, [file], consumer).trim();
+  const out = run(process.execPath, [...(NODE_ARGS[file] ?? []), file], consumer).trim();
   if (out !== "ok") throw new Error(`${file} printed ${out}`);
   console.log(out);
 }

@@ -22,6 +22,18 @@ export type {
 export { REQUEST_ID_HEADERS, type RequestOptions } from "./core/request.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
 export * from "./errors.js";
+// Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).
+export { unknownField } from "./model/fields.js";
+export { isWalletRpcAction } from "./model/gateway.js";
+export { MERCHANT_STATUSES } from "./model/merchants.js";
+export {
+  findWalletLink,
+  isFulfillable,
+  isTerminalPaymentStatus,
+  PAYMENT_STATUSES,
+  TERMINAL_PAYMENT_STATUSES,
+  WALLET_LINK_FIELDS,
+} from "./model/payments.js";
 export {
   currencyDigits,
   type FiatAmount,
@@ -93,17 +105,5 @@ export type {
   WalletRpcData,
   WalletRpcDecodedView,
 } from "./schemas/index.js";
-export {
-  findWalletLink,
-  isFulfillable,
-  isTerminalPaymentStatus,
-  isWalletRpcAction,
-  MERCHANT_STATUSES,
-  PAYMENT_STATUSES,
-  parseCaip10,
-  parseCaip19,
-  TERMINAL_PAYMENT_STATUSES,
-  unknownField,
-  WALLET_LINK_FIELDS,
-} from "./schemas/index.js";
+export { parseCaip10, parseCaip19 } from "./validate/rules.js";
 export { SDK_VERSION } from "./version.js";

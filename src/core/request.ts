@@ -5,7 +5,6 @@
  * @module
  */
 
-import { v4 as uuidV4 } from "uuid";
 import type * as z from "zod/mini";
 import {
   type APIError,
@@ -19,7 +18,8 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from "../errors.js";
-import { type Drift, readResponse } from "../schemas/parse.js";
+import { loadSchemas, type Schemas } from "../schemas/load.js";
+import type { Drift } from "../schemas/parse.js";
 import {
   CREDENTIAL_HEADERS,
   headerNameProblem,
@@ -49,6 +49,7 @@ import {
   type ResolvedConfig,
 } from "./config.js";
 import { createHttp, type Http, WireFailure, type WireResponse } from "./http.js";
+import { newIdempotencyKey } from "./idempotency.js";
 import { parseJson } from "./json.js";
 import { log } from "./log.js";
 import { createRedactor, type Redactor } from "./redact.js";
@@ -192,19 +193,28 @@ export class Transport {
    * Sends an operation and resolves to its parsed response, or rejects with a typed error. `describe` builds the
    * operation (checking the method's inputs) inside the promise, so a bad input is a rejection like any other.
    */
-  request<S extends Schema>(describe: () => Operation<S>, options?: RequestOptions): APIPromise<z.output<S>> {
+  request<S extends Schema>(
+    describe: (schemas: Schemas) => Operation<S>,
+    options?: RequestOptions,
+  ): APIPromise<z.output<S>> {
     return new APIPromise(this.#run(describe, options));
   }
 
   async #run<S extends Schema>(
-    describe: () => Operation<S>,
+    describe: (schemas: Schemas) => Operation<S>,
     options: RequestOptions | undefined,
   ): Promise<Answer<z.output<S>>> {
-    const operation = describe();
-    const call = this.#prepare(operation, options);
+    const schemas = await loadSchemas();
+    const operation = describe(schemas);
+    // Checked before a key is made: a bad option is refused without loading anything.
+    if (options !== undefined) checkRequestOptions(options);
+    const idempotencyKey =
+      options?.idempotencyKey ??
+      (operation.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
+    const call = this.#prepare(operation, options, idempotencyKey);
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
-      const outcome = await this.#attempt(operation.response, call, attempt);
+      const outcome = await this.#attempt(schemas, operation.response, call, attempt);
       if ("answer" in outcome) return outcome.answer;
       const mayRepeat = call.safeToRepeat || outcome.refusedByService;
       if (!outcome.retryable || !mayRepeat || attempt >= call.maxRetries) throw outcome.error;
@@ -214,11 +224,11 @@ export class Transport {
     }
   }
 
-  #prepare(operation: Operation<Schema>, options: RequestOptions | undefined): PreparedCall {
-    // Most calls pass no options, and skip the checks.
-    if (options !== undefined) checkRequestOptions(options);
-    const idempotencyKey =
-      options?.idempotencyKey ?? (operation.idempotencyKey === "always" ? uuidV4() : undefined);
+  #prepare(
+    operation: Operation<Schema>,
+    options: RequestOptions | undefined,
+    idempotencyKey: string | undefined,
+  ): PreparedCall {
     return {
       method: operation.method,
       url: this.#url(operation),
@@ -235,6 +245,7 @@ export class Transport {
 
   /** One attempt: send, then classify what came back (or how nothing did). */
   async #attempt<S extends Schema>(
+    schemas: Schemas,
     schema: S,
     call: PreparedCall,
     attempt: number,
@@ -254,7 +265,7 @@ export class Transport {
     const requestId = this.#requestIdOf(response.headers);
     if (this.#observed) this.#emitResponse(event, response.status, performance.now() - started, requestId);
     if (response.status < 200 || response.status > 299) return this.#refusal(response, call, requestId);
-    return { answer: this.#read(schema, response, call.event, requestId) };
+    return { answer: this.#read(schemas, schema, response, call.event, requestId) };
   }
 
   /** A non-2xx answer: its typed error, and whether repeating may help. */
@@ -276,6 +287,7 @@ export class Transport {
    * ResponseTooLargeError), and it is not retried.
    */
   #read<S extends Schema>(
+    { readResponse }: Schemas,
     schema: S,
     response: WireResponse,
     request: RequestContext,

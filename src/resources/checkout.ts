@@ -1,13 +1,7 @@
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request.js";
 import { CheckoutReturnError } from "../errors.js";
-import {
-  type CreateCheckoutInput,
-  type CreateCheckoutResponse,
-  checkoutStatusResultSchema,
-  createCheckoutResponseSchema,
-  toCreateCheckoutBody,
-} from "../schemas/checkout.js";
+import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { assertId, pathSegment } from "../validate/ids.js";
 import { describeType, invalidInput, isRecord } from "../validate/issues.js";
@@ -74,11 +68,11 @@ export class Checkout extends PollingResource {
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "POST",
         path: "/v1/merchant/payment",
-        body: toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
-        response: createCheckoutResponseSchema,
+        body: schemas.toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
+        response: schemas.createCheckoutResponseSchema,
         merchantScoped: true,
       }),
       options,
@@ -88,10 +82,10 @@ export class Checkout extends PollingResource {
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "GET",
         path: `/v1/merchant/payment/${pathSegment("paymentId", paymentId)}/status`,
-        response: checkoutStatusResultSchema,
+        response: schemas.checkoutStatusResultSchema,
         merchantScoped: true,
       }),
       options,

@@ -1,12 +1,6 @@
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request.js";
-import {
-  decodeActions,
-  type FetchActionInput,
-  type FetchActionResponse,
-  fetchActionResponseSchema,
-  toFetchActionBody,
-} from "../schemas/gateway.js";
+import type { FetchActionInput, FetchActionResponse } from "../schemas/gateway.js";
 import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
@@ -22,16 +16,14 @@ export class Gateway extends APIResource {
     input?: FetchActionInput,
     options?: RequestOptions,
   ): APIPromise<FetchActionResponse> {
-    return this.transport
-      .request(
-        () => ({
-          method: "POST",
-          path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
-          body: toFetchActionBody(input),
-          response: fetchActionResponseSchema,
-        }),
-        options,
-      )
-      .map(decodeActions);
+    return this.transport.request(
+      (schemas) => ({
+        method: "POST",
+        path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
+        body: schemas.toFetchActionBody(input),
+        response: schemas.fetchActionSchema,
+      }),
+      options,
+    );
   }
 }

@@ -1,18 +1,12 @@
 import type { APIPromise } from "../core/api-promise.js";
 import { REQUEST_OPTION_NAMES, type RequestOptions } from "../core/request.js";
-import {
-  type CreatedMerchant,
-  type CreateMerchantInput,
-  createMerchantResponseSchema,
-  type ListMerchantsQuery,
-  type ListMerchantsResponse,
-  listMerchantsQuerySchema,
-  listMerchantsResponseSchema,
-  type Merchant,
-  retrieveMerchantResponseSchema,
-  toCreateMerchantBody,
+import type {
+  CreatedMerchant,
+  CreateMerchantInput,
+  ListMerchantsQuery,
+  ListMerchantsResponse,
+  Merchant,
 } from "../schemas/merchants.js";
-import { parseInput } from "../schemas/parse.js";
 import { pathSegment } from "../validate/ids.js";
 import { invalidInput, isRecord } from "../validate/issues.js";
 import { APIResource } from "./resource.js";
@@ -26,11 +20,11 @@ export class Merchants extends APIResource {
    */
   list(query?: ListMerchantsQuery, options?: RequestOptions): APIPromise<ListMerchantsResponse> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "GET",
         path: "/v1/merchants",
-        query: parseInput(listMerchantsQuerySchema, refuseMisplacedOptions(query), "query"),
-        response: listMerchantsResponseSchema,
+        query: schemas.parseInput(schemas.listMerchantsQuerySchema, refuseMisplacedOptions(query), "query"),
+        response: schemas.listMerchantsResponseSchema,
       }),
       options,
     );
@@ -44,11 +38,11 @@ export class Merchants extends APIResource {
   create(input: CreateMerchantInput, options?: RequestOptions): APIPromise<CreatedMerchant> {
     return this.transport
       .request(
-        () => ({
+        (schemas) => ({
           method: "POST",
           path: "/v1/merchants",
-          body: toCreateMerchantBody(input),
-          response: createMerchantResponseSchema,
+          body: schemas.toCreateMerchantBody(input),
+          response: schemas.createMerchantResponseSchema,
           idempotencyKey: "always",
         }),
         options,
@@ -60,10 +54,10 @@ export class Merchants extends APIResource {
   retrieve(merchantId: string, options?: RequestOptions): APIPromise<Merchant> {
     return this.transport
       .request(
-        () => ({
+        (schemas) => ({
           method: "GET",
           path: `/v1/merchants/${pathSegment("merchantId", merchantId)}`,
-          response: retrieveMerchantResponseSchema,
+          response: schemas.retrieveMerchantResponseSchema,
         }),
         options,
       )

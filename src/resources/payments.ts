@@ -1,14 +1,10 @@
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request.js";
-import {
-  type CancellationResult,
-  type CreatePaymentInput,
-  type CreatePaymentResponse,
-  cancellationResultSchema,
-  createPaymentResponseSchema,
-  type PaymentStatusResult,
-  paymentStatusResultSchema,
-  toCreatePaymentBody,
+import type {
+  CancellationResult,
+  CreatePaymentInput,
+  CreatePaymentResponse,
+  PaymentStatusResult,
 } from "../schemas/payments.js";
 import { pathSegment } from "../validate/ids.js";
 import { PollingResource } from "./polling.js";
@@ -26,11 +22,11 @@ export class Payments extends PollingResource {
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "POST",
         path: "/v1/payments",
-        body: toCreatePaymentBody(input),
-        response: createPaymentResponseSchema,
+        body: schemas.toCreatePaymentBody(input),
+        response: schemas.createPaymentResponseSchema,
         merchantScoped: true,
       }),
       options,
@@ -40,10 +36,10 @@ export class Payments extends PollingResource {
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "GET",
         path: `/v1/payments/${pathSegment("paymentId", paymentId)}/status`,
-        response: paymentStatusResultSchema,
+        response: schemas.paymentStatusResultSchema,
         merchantScoped: true,
       }),
       options,
@@ -53,10 +49,10 @@ export class Payments extends PollingResource {
   /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
   cancel(paymentId: string, options?: RequestOptions): APIPromise<CancellationResult> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "POST",
         path: `/v1/payments/${pathSegment("paymentId", paymentId)}/cancel`,
-        response: cancellationResultSchema,
+        response: schemas.cancellationResultSchema,
         merchantScoped: true,
       }),
       options,

@@ -10,7 +10,8 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../errors.js";
-import { isTerminalPaymentStatus, type PaymentStatusResult } from "../schemas/payments.js";
+import { isTerminalPaymentStatus } from "../model/payments.js";
+import type { PaymentStatusResult } from "../schemas/payments.js";
 import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
 import { APIResource } from "./resource.js";
 

@@ -1,14 +1,9 @@
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request.js";
-import {
-  type CreateCryptoSettlementsInput,
-  createCryptoSettlementsResponseSchema,
-  type SettlementsList,
-  settlementsListSchema,
-  toCreateCryptoSettlementsBody,
-  toUpdateCryptoSettlementBody,
-  type UpdateCryptoSettlementInput,
-  updateCryptoSettlementResponseSchema,
+import type {
+  CreateCryptoSettlementsInput,
+  SettlementsList,
+  UpdateCryptoSettlementInput,
 } from "../schemas/settlements.js";
 import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
@@ -18,7 +13,11 @@ export class Settlements extends APIResource {
   /** Lists the merchant's settlement destinations (`GET /v1/merchants/{merchantId}/settlements`). */
   list(merchantId: string, options?: RequestOptions): APIPromise<SettlementsList> {
     return this.transport.request(
-      () => ({ method: "GET", path: settlementsPath(merchantId), response: settlementsListSchema }),
+      (schemas) => ({
+        method: "GET",
+        path: settlementsPath(merchantId),
+        response: schemas.settlementsListSchema,
+      }),
       options,
     );
   }
@@ -35,11 +34,11 @@ export class Settlements extends APIResource {
     options?: RequestOptions,
   ): APIPromise<unknown> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "POST",
         path: `${settlementsPath(merchantId)}/crypto`,
-        body: toCreateCryptoSettlementsBody(settlements),
-        response: createCryptoSettlementsResponseSchema,
+        body: schemas.toCreateCryptoSettlementsBody(settlements),
+        response: schemas.createCryptoSettlementsResponseSchema,
         idempotencyKey: "always",
       }),
       options,
@@ -57,11 +56,11 @@ export class Settlements extends APIResource {
     options?: RequestOptions,
   ): APIPromise<unknown> {
     return this.transport.request(
-      () => ({
+      (schemas) => ({
         method: "PUT",
         path: `${settlementsPath(merchantId)}/crypto/${pathSegment("settlementId", settlementId)}`,
-        body: toUpdateCryptoSettlementBody(changes),
-        response: updateCryptoSettlementResponseSchema,
+        body: schemas.toUpdateCryptoSettlementBody(changes),
+        response: schemas.updateCryptoSettlementResponseSchema,
       }),
       options,
     );

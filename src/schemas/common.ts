@@ -25,6 +25,7 @@ import {
   paymentAmountProblem,
 } from "../validate/rules.js";
 
+export { unknownField } from "../model/fields.js";
 export { assertId } from "../validate/ids.js";
 export { describeType } from "../validate/issues.js";
 export type { Caip2Parts, Caip10Parts, Caip19Parts };
@@ -51,26 +52,6 @@ export function responseObject<const Shape extends z.core.$ZodLooseShape>(
 ): ReturnType<typeof z.object<Shape>> {
   // The loose object keeps every field at run time; its type is the strict object's, without an index signature.
   return z.looseObject(shape) as unknown as ReturnType<typeof z.object<Shape>>;
-}
-
-/**
- * Reads a field the service sent that the SDK's types do not declare (the service may add fields without notice;
- * they are kept on every result as sent). The one way to reach them: a declared field is refused at compile time
- * (read it directly), and the value is typed as JSON, to be checked before use.
- *
- * @example
- * ```ts
- * const merchant = await client.merchants.retrieve("mrch_1");
- * const tier = unknownField(merchant, "tier"); // JsonValue | undefined
- * if (typeof tier === "string") console.log(tier);
- * ```
- */
-export function unknownField<T extends object, const Name extends string>(
-  result: T,
-  name: Name extends keyof T ? never : Name,
-): JsonValue | undefined {
-  if (!Object.hasOwn(result, name)) return undefined;
-  return (result as Record<string, JsonValue | undefined>)[name];
 }
 
 /**

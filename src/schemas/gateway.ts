@@ -7,9 +7,12 @@
  */
 import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
+import { isWalletRpcAction } from "../model/gateway.js";
 import { isRecord } from "../validate/issues.js";
 import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
-import { PARSE_CONTEXT, parseInput } from "./parse.js";
+import { finishing, PARSE_CONTEXT, parseInput } from "./parse.js";
+
+export { isWalletRpcAction } from "../model/gateway.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -268,11 +271,6 @@ export interface UnknownAction {
 /** An action the buyer's wallet must perform: a {@link WalletRpcAction} or an {@link UnknownAction}. */
 export type Action = WalletRpcAction | UnknownAction;
 
-/** True when `action` is a `walletRpc` action (narrows the type fully, including `data`). */
-export function isWalletRpcAction(action: Action): action is WalletRpcAction {
-  return action.type === "walletRpc";
-}
-
 /** An action as the service sends it: a raw `walletRpc` action, or any other `{ type, ... }`, kept as received. */
 export type RawAction = WalletRpcActionRaw | UnknownAction;
 
@@ -317,3 +315,6 @@ export function decodeActions(body: RawFetchActionResponse): FetchActionResponse
   );
   return { ...body, actions };
 }
+
+/** Body of `POST /v1/gateway/payment/{id}/fetch`, read into a {@link FetchActionResponse} by {@link decodeActions}. */
+export const fetchActionSchema = finishing(fetchActionResponseSchema, decodeActions);

@@ -5,11 +5,14 @@
  * @module
  */
 import * as z from "zod/mini";
+import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
 import { type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
+
+export { MERCHANT_STATUSES } from "../model/merchants.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -67,9 +70,6 @@ export function toCreateMerchantBody(input: CreateMerchantInput): CreateMerchant
 // ---------------------------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------------------------
-
-/** The known merchant statuses. Others may appear and still parse. */
-export const MERCHANT_STATUSES = ["active", "inactive", "suspended"] as const;
 
 /** Merchant status: `active`, `inactive`, `suspended`, or a value added later by the service. */
 export const merchantStatusSchema: z.ZodMiniType<MerchantStatus, unknown> = openEnum(MERCHANT_STATUSES);

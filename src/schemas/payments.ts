@@ -5,7 +5,14 @@
  * @module
  */
 import * as z from "zod/mini";
-import { isHttpsUrl } from "../validate/rules.js";
+import {
+  CANCELLATION_REASONS,
+  findWalletLink,
+  isTerminalPaymentStatus,
+  type KnownPaymentStatus,
+  PAYMENT_STATUSES,
+  WALLET_LINK_FIELDS,
+} from "../model/payments.js";
 import {
   amountSchema,
   iso4217AmountInputSchema,
@@ -15,6 +22,18 @@ import {
   responseObject,
 } from "./common.js";
 import { finishing, parseInput } from "./parse.js";
+
+export {
+  CANCELLATION_REASONS,
+  findWalletLink,
+  isFulfillable,
+  isTerminalPaymentStatus,
+  type KnownPaymentStatus,
+  PAYMENT_STATUSES,
+  TERMINAL_PAYMENT_STATUSES,
+  type TerminalPaymentStatus,
+  WALLET_LINK_FIELDS,
+} from "../model/payments.js";
 
 // ---------------------------------------------------------------------------------------------
 // Input
@@ -55,50 +74,6 @@ export function toCreatePaymentBody(input: CreatePaymentInput): CreatePaymentBod
 // ---------------------------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------------------------
-
-/**
- * The fields that may hold the buyer's wallet link in the answer of `POST /v1/payments`, in the order they are
- * tried (the document leaves the link's field name open). The exact word first, then names that say "wallet", then
- * "payment", then generic names, then the names of a portal address.
- */
-export const WALLET_LINK_FIELDS = [
-  "link",
-  "walletLink",
-  "walletUrl",
-  "deepLink",
-  "paymentLink",
-  "paymentUrl",
-  "url",
-  "uri",
-  "checkoutUrl",
-  "gatewayUrl",
-] as const;
-
-/** An absolute URI: a scheme, a colon, then no whitespace (`https://...`, `ethereum:0x...@8453/transfer?...`). */
-const ABSOLUTE_URI_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
-
-/** Wallet URI schemes recognised in a field whose name is not in {@link WALLET_LINK_FIELDS}. */
-const WALLET_URI_RE = /^(ethereum|solana|bitcoin|litecoin|tron|wc):\S+$/i;
-
-/**
- * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds an
- * absolute URI; else the one other top-level string field that holds an `https:` URL or a wallet URI (`ethereum:`,
- * `solana:`, `bitcoin:`, `litecoin:`, `tron:`, `wc:`), if there is exactly one (two would be a guess).
- *
- * @returns The link, or `undefined` when there is none (or more than one candidate outside the named fields).
- */
-export function findWalletLink(answer: Record<string, unknown>): string | undefined {
-  for (const field of WALLET_LINK_FIELDS) {
-    const value = answer[field];
-    if (typeof value === "string" && ABSOLUTE_URI_RE.test(value)) return value;
-  }
-  const named = new Set<string>([...WALLET_LINK_FIELDS, "id", "paymentId"]);
-  const others = Object.entries(answer).filter(
-    ([field, value]) =>
-      !named.has(field) && typeof value === "string" && (isHttpsUrl(value) || WALLET_URI_RE.test(value)),
-  );
-  return others.length === 1 ? (others[0]?.[1] as string) : undefined;
-}
 
 /** The answer of `POST /v1/payments` as sent: the id under `id` or `paymentId`, and a wallet link somewhere. */
 const createPaymentAnswerSchema = z
@@ -157,35 +132,6 @@ function toCreatedPayment(answer: Record<string, unknown>): CreatePaymentRespons
  * link from the first field that holds one (see {@link findWalletLink}). Every other field is kept as sent.
  */
 export const createPaymentResponseSchema = finishing(createPaymentAnswerSchema, toCreatedPayment);
-
-/** Every payment status the interface documents. Others may appear and still parse. */
-export const PAYMENT_STATUSES = [
-  "requires_action",
-  "processing",
-  "succeeded",
-  "failed",
-  "expired",
-  "cancelled",
-] as const;
-
-/** A documented payment status. */
-export type KnownPaymentStatus = (typeof PAYMENT_STATUSES)[number];
-
-/** The statuses after which a payment never changes again (`isFinal` is true exactly for these). */
-export const TERMINAL_PAYMENT_STATUSES = ["succeeded", "failed", "expired", "cancelled"] as const;
-
-/** A terminal payment status. */
-export type TerminalPaymentStatus = (typeof TERMINAL_PAYMENT_STATUSES)[number];
-
-const TERMINAL = new Set<string>(TERMINAL_PAYMENT_STATUSES);
-
-/**
- * True when `status` is one of the documented terminal statuses. An unknown status is never
- * terminal.
- */
-export function isTerminalPaymentStatus(status: string): status is TerminalPaymentStatus {
-  return TERMINAL.has(status);
-}
 
 /** Payment status (open: a status added later by the service still parses). */
 export const paymentStatusSchema: z.ZodMiniType<PaymentStatus, unknown> = openEnum(PAYMENT_STATUSES);
@@ -275,18 +221,6 @@ export interface PaymentStatusResult extends z.output<typeof paymentStatusResult
 export const paymentStatusResultSchema: z.ZodMiniType<PaymentStatusResult> = paymentStatusResultObject.check(
   z.superRefine(checkStatusRules),
 );
-
-/**
- * True only when the payment succeeded and the answer says so finally: `status` is `succeeded` and `isFinal` is
- * `true`. The one reading on which to fulfil an order; a contradictory answer (read in tolerant mode) is never
- * fulfillable.
- */
-export function isFulfillable(result: Pick<PaymentStatusResult, "status" | "isFinal">): boolean {
-  return result.status === "succeeded" && result.isFinal === true;
-}
-
-/** The known cancellation reasons. Others may appear and still parse. */
-export const CANCELLATION_REASONS = ["cancelled_by_merchant"] as const;
 
 const cancellationResultObject = responseObject({
   /** ISO 8601 timestamp of the cancellation. */

@@ -1,0 +1,8 @@
+/**
+ * The merchant vocabulary as plain values, without zod (see `model/payments.ts`).
+ *
+ * @module
+ */
+
+/** The known merchant statuses. Others may appear and still parse. */
+export const MERCHANT_STATUSES = ["active", "inactive", "suspended"] as const;
