@@ -20,6 +20,7 @@
 import type { KyInstance } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
+import { requestOf } from "./wire/request.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 
@@ -115,7 +116,7 @@ async function fetchOf(options: HttpOptions, limit: number): Promise<typeof fetc
   const own = options.fetch;
   if (own !== undefined) {
     return async (input, init) => {
-      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const request = requestOf(input, init);
       // A plain URL, object and string: other fetch implementations (npm undici, node-fetch) do not take the
       // global Request, and may answer with Responses of their own class, which is fine: the body is read below.
       const headers: Record<string, string> = {};

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { requestOf } from "../core/wire/request.js";
 import { createDispatcher, type Dispatcher } from "./dispatch.js";
 import { FaultRegistry, type MockFaultHandle, type MockFaultSpec } from "./faults.js";
 import { fromWebRequest, type RawRequest, type RawResponse, toWebResponse } from "./http.js";
@@ -340,7 +341,7 @@ class MockServiceImpl extends ControlledService implements MockService {
   }
 
   fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const request = requestOf(input, init);
     const response = await this.handle(request);
     if (response.type === "error") {
       throw new TypeError("fetch failed", {

@@ -15,6 +15,7 @@ import https from "node:https";
 import { pipeline, type Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 import { WireFailure } from "./failure.js";
+import { requestOf } from "./request.js";
 
 export interface NodeFetchOptions {
   /** Connections per origin; more requests wait for a free one. */
@@ -35,7 +36,7 @@ export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
   const agentFor = (protocol: string): Agent => (protocol === "https:" ? httpsAgent : httpAgent);
 
   return async (input, init) => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    const request = requestOf(input, init);
     const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
     return exchange(request, body, agentFor, options.maxResponseBytes);
   };

@@ -1,0 +1,8 @@
+/**
+ * fetch's two arguments as one `Request`. ky calls its `fetch` with its own `Request` and an empty init: that
+ * `Request` is used as it is, since copying it would build a second one, with a second signal to follow, per call.
+ */
+export function requestOf(input: RequestInfo | URL, init: RequestInit | undefined): Request {
+  const plain = init === undefined || Object.keys(init).length === 0;
+  return input instanceof Request && plain ? input : new Request(input, init);
+}
