@@ -4,11 +4,11 @@
  *
  * @module
  */
-let uuid: Promise<typeof import("uuid")> | undefined;
+let uuid: Promise<typeof import("./uuid.js")> | undefined;
 
 /** A fresh key: random, so two calls never share one, and the same on every retry of one call. */
 export async function newIdempotencyKey(): Promise<string> {
-  uuid ??= import("uuid").catch((error: unknown) => {
+  uuid ??= import("./uuid.js").catch((error: unknown) => {
     uuid = undefined;
     throw error;
   });

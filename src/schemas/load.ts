@@ -6,9 +6,9 @@
  *
  * @module
  */
-import type * as SchemaModule from "./index.js";
+import type * as SchemaModule from "./operations.js";
 
-/** Every schema and the helpers that run them. */
+/** The schemas and helpers the operations use. */
 export type Schemas = typeof SchemaModule;
 
 let loaded: Schemas | undefined;
@@ -17,7 +17,7 @@ let loading: Promise<Schemas> | undefined;
 /** The schemas: at once when loaded, else a promise of them (loaded once; a failed load is tried again). */
 export function loadSchemas(): Schemas | Promise<Schemas> {
   if (loaded !== undefined) return loaded;
-  loading ??= import("./index.js").then(
+  loading ??= import("./operations.js").then(
     (module) => {
       loaded = module;
       return module;

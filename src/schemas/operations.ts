@@ -1,0 +1,34 @@
+/**
+ * What the operations need of the schemas, and nothing else: the module `load.ts` loads with the first call. Only
+ * these names: a dynamically imported module keeps every export it has in a bundle (its namespace object can be read
+ * whole), so the schemas' full index here would carry schemas no call uses.
+ *
+ * @module
+ */
+export {
+  checkoutStatusResultSchema,
+  createCheckoutResponseSchema,
+  toCreateCheckoutBody,
+} from "./checkout.js";
+export { fetchActionSchema, toFetchActionBody } from "./gateway.js";
+export {
+  createMerchantResponseSchema,
+  listMerchantsQuerySchema,
+  listMerchantsResponseSchema,
+  retrieveMerchantResponseSchema,
+  toCreateMerchantBody,
+} from "./merchants.js";
+export { parseInput, readResponse } from "./parse.js";
+export {
+  cancellationResultSchema,
+  createPaymentResponseSchema,
+  paymentStatusResultSchema,
+  toCreatePaymentBody,
+} from "./payments.js";
+export {
+  createCryptoSettlementsResponseSchema,
+  settlementsListSchema,
+  toCreateCryptoSettlementsBody,
+  toUpdateCryptoSettlementBody,
+  updateCryptoSettlementResponseSchema,
+} from "./settlements.js";
