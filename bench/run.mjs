@@ -2,11 +2,12 @@
 // heaps and JIT state do not leak between sections), printed as tables with the targets and budgets.
 // Within a section, variants are interleaved round-robin and medians are reported (see each script).
 //
-//   node bench/run.mjs [--quick] [--only=http,import,bundle,polling,watchers,loopback,mock] [--json=out.json]
+//   node bench/run.mjs [--quick] [--only=http,layers,import,bundle,polling,watchers,loopback,mock] [--json=out.json]
 import { writeFileSync } from "node:fs";
 import { render as renderBundle } from "./bundle.mjs";
 import { render as renderImport } from "./cold-import.mjs";
 import { render as renderHttp } from "./http.mjs";
+import { render as renderLayers } from "./layers.mjs";
 import { fmt, parseArgs, requireDist, runJson, table } from "./lib/common.mjs";
 import { render as renderPolling } from "./polling.mjs";
 import { render as renderMock } from "./throughput.mjs";
@@ -27,6 +28,14 @@ const SECTIONS = [
     quick ? ["--rounds=3", "--seq=100", "--conc=512"] : ["--rounds=15", "--seq=200", "--conc=1024"],
     ["--expose-gc"],
     renderHttp,
+  ],
+  [
+    "layers",
+    "Where a status call's client CPU goes, layer by layer (loopback)",
+    "layers.mjs",
+    quick ? ["--rounds=3", "--calls=500"] : ["--rounds=7", "--calls=2000"],
+    [],
+    renderLayers,
   ],
   [
     "import",
