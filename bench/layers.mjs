@@ -3,7 +3,7 @@
 //
 //   raw node:http (keep-alive agent, body read as text, JSON.parse)   the floor of any node:http client
 //   + the SDK's wire adapter (a WHATWG Request in, a Response out)    what ky's documented `fetch` option needs
-//   + ky (its Request, clone, AbortController, options merge)         ky's documented path, retry 0, timeout off
+//   + ky (its Request, clone, AbortController, options merge)         ky's documented path, as core/http.ts calls it
 //   = the SDK (headers, deadline, bounded JSON, redaction, zod)       `payments.status()`
 //
 // and global fetch + `res.json()` for reference. Variants are interleaved round-robin; medians of the rounds.
@@ -33,13 +33,8 @@ export async function measure({ rounds = 7, calls = 2000 } = {}) {
   const url = `${server.url}/v1/payments/${PAYMENT_ID}/status`;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const adapter = createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
-  const kyOverAdapter = ky.create({
-    retry: 0,
-    timeout: false,
-    throwHttpErrors: false,
-    redirect: "manual",
-    fetch: adapter,
-  });
+  // As core/http.ts calls ky: retry 0, the attempt's deadline as ky's timeout, no signal unless the caller gave one.
+  const kyOverAdapter = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
   const client = new MerchantPaymentsClient({
     apiKey: "mock_test_bench",
     baseUrl: server.url,
@@ -65,7 +60,7 @@ export async function measure({ rounds = 7, calls = 2000 } = {}) {
         .then((response) => response.text())
         .then(JSON.parse),
     "+ ky over the adapter": () =>
-      kyOverAdapter(url, { headers: HEADERS, signal: new AbortController().signal })
+      kyOverAdapter(url, { headers: HEADERS, timeout: 30_000 })
         .then((response) => response.text())
         .then(JSON.parse),
     "= SDK payments.status()": () => client.payments.status(PAYMENT_ID),

@@ -10,17 +10,16 @@
  *   (the body passed `maxResponseBytes` after decompression; reading stopped there and the connection was dropped).
  * - Anything else it throws (a ky hook that throws, a bug) is not a wire failure and reaches the caller unchanged.
  *
- * How: every attempt goes through ky, with its documented options only (`retry: 0`: retries are the policy's). ky's
- * `fetch` option is the user's `fetch` when given, otherwise a keep-alive adapter over `node:http`
- * (`wire/node-fetch.ts`) with at most `maxSockets` connections per origin. Whichever fetch answers, the body is read
- * here, counting bytes as they stream.
+ * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the policy's) and
+ * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
+ * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin) or the user's `fetch` (`wire/user-fetch.ts`).
+ * Both resolve only once the body is whole and counted, so ky's `timeout` covers the headers and the body.
  *
  * @module
  */
 import type { KyInstance } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
-import { requestOf } from "./wire/request.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 
@@ -63,19 +62,18 @@ export interface Http {
 }
 
 /**
- * ky and the default adapter, loaded with the first request. Loading ky feature-detects fetch, which makes Node load
+ * ky and the fetch under it, loaded with the first request. Loading ky feature-detects fetch, which makes Node load
  * its fetch implementation (undici), and the adapter loads `node:http`: about 25 ms that an `import` of the SDK (a
  * CLI, a test worker, a serverless cold start) need not pay.
  */
 let kyModule: Promise<typeof import("ky")> | undefined;
 let nodeFetchModule: Promise<typeof import("./wire/node-fetch.js")> | undefined;
+let userFetchModule: Promise<typeof import("./wire/user-fetch.js")> | undefined;
 
-/** Why an attempt's own controller stopped it: the reason tells the failure kinds apart. */
-const TIMED_OUT = Symbol("timed out");
+/** The reason the caller's abort is forwarded with: it tells an abort from a network failure. */
 const ABORTED = Symbol("aborted by the caller");
-const TOO_LARGE = Symbol("too large");
 
-/** ky, and how to recognise its timeout (a maintainer may set ky's `timeout`). */
+/** ky, and how to recognise its timeout. */
 interface Wire {
   ky: KyInstance;
   isKyTimeout: (error: unknown) => boolean;
@@ -93,7 +91,7 @@ export function createHttp(options: HttpOptions): Http {
   };
   return {
     async send(request) {
-      return attempt(wire ?? (await load()), request, limit);
+      return attempt(wire ?? (await load()), request);
     },
   };
 }
@@ -103,7 +101,6 @@ async function createWire(options: HttpOptions, limit: number): Promise<Wire> {
   const [{ default: ky, isTimeoutError }, fetch] = await Promise.all([kyModule, fetchOf(options, limit)]);
   const client = ky.create({
     retry: 0, // retries are the policy's (request.ts): one attempt here is one request on the wire
-    timeout: false, // the attempt's deadline is set below: it must cover the body too, not only the headers
     throwHttpErrors: false, // every answer, 2xx or not, goes back to the policy
     redirect: "manual", // never follow: fetch would carry the Api-Key header to wherever a redirect points
     fetch: atFetchBoundary(fetch),
@@ -111,22 +108,12 @@ async function createWire(options: HttpOptions, limit: number): Promise<Wire> {
   return { ky: client, isKyTimeout: isTimeoutError };
 }
 
-/** The fetch ky is given: the user's (called with a URL and an init, as any fetch accepts) or the node adapter. */
+/** The fetch ky is given: the user's, or the pooled node adapter. Both answer with the body whole and counted. */
 async function fetchOf(options: HttpOptions, limit: number): Promise<typeof fetch> {
-  const own = options.fetch;
-  if (own !== undefined) {
-    return async (input, init) => {
-      const request = requestOf(input, init);
-      // A plain URL, object and string: other fetch implementations (npm undici, node-fetch) do not take the
-      // global Request, and may answer with Responses of their own class, which is fine: the body is read below.
-      const headers: Record<string, string> = {};
-      request.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      const body = request.body === null ? undefined : await request.text();
-      const { method, signal, redirect } = request;
-      return own(request.url, { method, headers, body, signal, redirect });
-    };
+  if (options.fetch !== undefined) {
+    userFetchModule ??= import("./wire/user-fetch.js");
+    const { createUserFetch } = await userFetchModule;
+    return createUserFetch(options.fetch, limit);
   }
   nodeFetchModule ??= import("./wire/node-fetch.js");
   const { createNodeFetch } = await nodeFetchModule;
@@ -141,59 +128,42 @@ function atFetchBoundary(fetch: typeof globalThis.fetch): typeof globalThis.fetc
     });
 }
 
-/** One attempt under one deadline, which covers the headers and the body; the caller's signal stops it too. */
-async function attempt(wire: Wire, request: WireRequest, limit: number): Promise<WireResponse> {
+/**
+ * One attempt under ky's `timeout`. The caller's signal, when there is one, reaches ky through a controller of the
+ * attempt's own: the caller's signal then carries one listener however many calls share it (`onAbort`), and an
+ * attempt without one pays for no signal at all.
+ */
+async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> {
   const { signal } = request;
   if (signal?.aborted) throw new WireFailure("aborted", { cause: signal.reason });
-  const stop = new AbortController();
-  const timer = setTimeout(() => stop.abort(TIMED_OUT), request.timeoutMs);
-  const stopForwarding = signal && onAbort(signal, () => stop.abort(ABORTED));
+  const stop = signal && new AbortController();
+  const stopForwarding = stop && onAbort(signal, () => stop.abort(ABORTED));
   try {
-    const { method, headers, body } = request;
-    const response = await wire.ky(request.url, { method, headers, body, signal: stop.signal });
-    const text = await readText(response, limit, () => stop.abort(TOO_LARGE));
-    const answerHeaders =
-      response.headers instanceof Headers ? response.headers : new Headers(response.headers);
-    return { status: response.status, headers: answerHeaders, text };
+    const { method, headers, body, timeoutMs } = request;
+    const response = await wire.ky(request.url, {
+      method,
+      headers,
+      body,
+      timeout: timeoutMs,
+      signal: stop?.signal,
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
-    throw failureOf(error, stop.signal, signal, wire);
+    throw failureOf(error, stop?.signal, signal, wire);
   } finally {
-    clearTimeout(timer);
     stopForwarding?.();
   }
 }
 
-/** What an attempt's error means: the attempt's own stop decides; anything not from the wire stays as it is. */
-function failureOf(error: unknown, stop: AbortSignal, signal: AbortSignal | undefined, wire: Wire): unknown {
+/** What an attempt's error means: the caller's abort and ky's timeout decide; anything not from the wire stays. */
+function failureOf(
+  error: unknown,
+  stop: AbortSignal | undefined,
+  signal: AbortSignal | undefined,
+  wire: Wire,
+): unknown {
   if (error instanceof WireFailure && error.kind === "too_large") return error;
-  if (stop.aborted && stop.reason === ABORTED) return new WireFailure("aborted", { cause: signal?.reason });
-  if ((stop.aborted && stop.reason === TIMED_OUT) || wire.isKyTimeout(error))
-    return new WireFailure("timeout");
+  if (stop?.aborted && stop.reason === ABORTED) return new WireFailure("aborted", { cause: signal?.reason });
+  if (wire.isKyTimeout(error)) return new WireFailure("timeout");
   return error;
-}
-
-/**
- * The body as text, read as it streams and counted after decompression (fetch has already decoded it): past
- * `limit` bytes the reading stops, `drop` aborts the request (closing its connection), and nothing more is kept.
- */
-async function readText(response: Response, limit: number, drop: () => void): Promise<string> {
-  const body = response.body;
-  if (body === null) return "";
-  const reader = body.getReader();
-  const decoder = new TextDecoder(); // as response.text(): UTF-8, a BOM dropped, bad bytes replaced
-  let text = "";
-  let size = 0;
-  for (;;) {
-    const chunk = await reader.read().catch((cause: unknown) => {
-      throw new WireFailure("network", { cause }); // the body was cut off
-    });
-    if (chunk.done) return text + decoder.decode();
-    size += chunk.value.byteLength;
-    if (size > limit) {
-      drop();
-      reader.cancel().catch(() => {});
-      throw new WireFailure("too_large", { limitBytes: limit });
-    }
-    text += decoder.decode(chunk.value, { stream: true });
-  }
 }

@@ -204,18 +204,41 @@ describe("the default wire speaks HTTP as fetch does (#11)", () => {
     expect(error).toMatchObject({ status: 302 });
     expect(elsewhere.seen.requests).toBe(0);
   });
+});
 
-  it("a body that stalls after the headers ends in a TimeoutError, and the connection is dropped", async () => {
-    const answer = watchAnswer();
-    const server = await serve((_req, res) => {
-      answer.watch(res);
-      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
-      res.write('{"status":"processing",');
-    });
-    const error = await failureOf(client(server.url, { timeoutMs: 100 }).payments.status("pay_1"));
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect(await answer.finished).toBe(false);
-  });
+describe("the attempt's deadline and the answer as it arrived, whichever fetch (#11)", () => {
+  it.each(FETCHES)(
+    "a body that stalls after the headers through %s ends in a TimeoutError, and the connection is dropped",
+    async (_label, options) => {
+      const answer = watchAnswer();
+      const server = await serve((_req, res) => {
+        answer.watch(res);
+        res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+        res.write('{"status":"processing",');
+      });
+      const error = await failureOf(
+        client(server.url, { ...options, timeoutMs: 100 }).payments.status("pay_1"),
+      );
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(await answer.finished).toBe(false);
+      expect(server.seen.requests).toBe(1);
+    },
+  );
+
+  it.each(FETCHES)(
+    "an answer through %s keeps the headers that arrived: none is invented",
+    async (_label, options) => {
+      const server = await serve((_req, res) => {
+        // No content-type: the SDK reads JSON whatever the type says, and must not report one the service never sent.
+        res.writeHead(200, { "request-id": "req_wire_1" });
+        res.end(JSON.stringify(STATUS));
+      });
+      const { data, response } = await client(server.url, options).payments.status("pay_1").withResponse();
+      expect(data).toMatchObject(STATUS);
+      expect(response.requestId).toBe("req_wire_1");
+      expect(response.headers.has("content-type")).toBe(false);
+    },
+  );
 });
 
 describe("no connection storm (#11)", () => {

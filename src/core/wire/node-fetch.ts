@@ -16,6 +16,7 @@ import { pipeline, type Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 import { WireFailure } from "./failure.js";
 import { requestOf } from "./request.js";
+import { hasNoBody, wholeResponse } from "./response.js";
 
 export interface NodeFetchOptions {
   /** Connections per origin; more requests wait for a free one. */
@@ -23,9 +24,6 @@ export interface NodeFetchOptions {
   /** The largest body read, in bytes after decoding. */
   maxResponseBytes: number;
 }
-
-/** Statuses whose Response must have a null body. */
-const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 /** Creates the fetch of one client: its own agents, so `maxSockets` holds per client and origin. */
 export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
@@ -37,7 +35,7 @@ export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
 
   return async (input, init) => {
     const request = requestOf(input, init);
-    const body = request.body === null ? undefined : Buffer.from(await request.arrayBuffer());
+    const body = request.body === null ? undefined : await request.text();
     return exchange(request, body, agentFor, options.maxResponseBytes);
   };
 }
@@ -45,7 +43,7 @@ export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
 /** Sends one request and resolves with its whole, decoded answer as a global Response (what ky accepts). */
 function exchange(
   request: Request,
-  body: Buffer | undefined,
+  body: string | undefined,
   agentFor: (protocol: string) => Agent,
   limit: number,
 ): Promise<Response> {
@@ -80,7 +78,7 @@ function exchange(
     outgoing.on("error", (cause) => fail(new WireFailure("network", { cause })));
     outgoing.on("response", (incoming) => {
       readBody(incoming, request.method, limit).then(
-        (bytes) => settle(() => resolveWith(resolve, reject, incoming, bytes)),
+        (text) => settle(() => resolveWith(resolve, reject, incoming, text)),
         fail,
       );
     });
@@ -88,21 +86,23 @@ function exchange(
   });
 }
 
-function outgoingHeaders(headers: Headers, body: Buffer | undefined): Record<string, string> {
+function outgoingHeaders(headers: Headers, body: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     out[name] = value;
   });
   // What fetch asks for, and decodes below.
   out["accept-encoding"] ??= "gzip, deflate, br";
-  if (body !== undefined) out["content-length"] = String(body.length);
+  if (body !== undefined) out["content-length"] = String(Buffer.byteLength(body));
   return out;
 }
 
-/** The decoded body, read while counting: past `limit` bytes the reading stops and the promise rejects. */
-function readBody(incoming: IncomingMessage, method: string, limit: number): Promise<Buffer> {
-  const status = incoming.statusCode ?? 0;
-  const source = method === "HEAD" || NULL_BODY_STATUSES.has(status) ? incoming : decoded(incoming);
+/**
+ * The decoded body as text, read while counting bytes: past `limit` the reading stops and the promise rejects. A BOM
+ * is kept: the Response built from the text drops it when read, as fetch's does.
+ */
+function readBody(incoming: IncomingMessage, method: string, limit: number): Promise<string> {
+  const source = hasNoBody(method, incoming.statusCode ?? 0) ? incoming : decoded(incoming);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -115,9 +115,7 @@ function readBody(incoming: IncomingMessage, method: string, limit: number): Pro
       }
       chunks.push(chunk);
     });
-    source.on("end", () =>
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)),
-    );
+    source.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
     // A body cut off (the socket closed before its end) or a corrupt encoding: the answer never arrived whole.
     source.on("error", (cause) => reject(new WireFailure("network", { cause })));
     incoming.on("close", () => {
@@ -173,17 +171,15 @@ function resolveWith(
   resolve: (response: Response) => void,
   reject: (error: unknown) => void,
   incoming: IncomingMessage,
-  bytes: Buffer,
+  text: string,
 ): void {
-  const status = incoming.statusCode ?? 0;
   try {
     const headers = new Headers();
     const raw = incoming.rawHeaders;
     for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-    const body = NULL_BODY_STATUSES.has(status) ? null : new Uint8Array(bytes);
-    resolve(new Response(body, { status, headers }));
+    resolve(wholeResponse(incoming.statusCode ?? 0, headers, text));
   } catch (cause) {
-    // A status outside 200–599 or a header fetch would refuse: not an HTTP answer fetch could have given either.
-    reject(new WireFailure("network", { cause }));
+    // A header fetch would refuse: not an HTTP answer fetch could have given either.
+    reject(cause instanceof WireFailure ? cause : new WireFailure("network", { cause }));
   }
 }
