@@ -19,24 +19,19 @@ export function createUserFetch(own: typeof fetch, maxResponseBytes: number): ty
       headers[name] = value;
     });
     const body = request.body === null ? undefined : await request.text();
-    const { method, redirect } = request;
-    // Past the byte limit the download is stopped and its connection dropped, whatever the fetch: hence a signal of
-    // the wire's own beside ky's (which carries ky's timeout and the caller's abort).
-    const drop = new AbortController();
-    const signal = AbortSignal.any([request.signal, drop.signal]);
+    // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
+    const { method, redirect, signal } = request;
     const answer = await own(request.url, { method, headers, body, signal, redirect });
-    const text = hasNoBody(method, answer.status)
-      ? ""
-      : await readText(answer, maxResponseBytes, () => drop.abort());
+    const text = hasNoBody(method, answer.status) ? "" : await readText(answer, maxResponseBytes);
     return wholeResponse(answer.status, new Headers(answer.headers), text);
   };
 }
 
 /**
  * The body as text, read as it streams and counted after decompression (fetch has already decoded it): past
- * `limit` bytes the reading stops, `drop` aborts the request (closing its connection), and nothing more is kept.
+ * `limit` bytes the reading stops and the body is cancelled, which is how fetch is told to drop the connection.
  */
-async function readText(response: Response, limit: number, drop: () => void): Promise<string> {
+async function readText(response: Response, limit: number): Promise<string> {
   const body = response.body;
   if (body === null) return "";
   const reader = body.getReader();
@@ -49,7 +44,6 @@ async function readText(response: Response, limit: number, drop: () => void): Pr
     if (chunk.done) return text + decoder.decode();
     size += chunk.value.byteLength;
     if (size > limit) {
-      drop();
       reader.cancel().catch(() => {});
       throw new WireFailure("too_large", { limitBytes: limit });
     }
