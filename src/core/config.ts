@@ -571,6 +571,7 @@ function checkScheme(url: URL, credentials: Credentials, allowInsecureHttp: bool
     );
   }
 }
+
 function resolveVersion(
   options: ClientOptions,
   credentials: Credentials,
