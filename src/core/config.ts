@@ -1,6 +1,6 @@
 import { ConfigurationError } from "../errors.js";
 import { headerNameProblem, headerValueTextProblem, RESERVED_HEADERS } from "../validate/headers.js";
-import { describeType, isRecord, nearestName } from "../validate/issues.js";
+import { describeType, isRecord, nearestName, type ProblemOf } from "../validate/issues.js";
 import { API_VERSION_RE, isLoopback } from "../validate/rules.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 
@@ -205,59 +205,111 @@ export interface ResolvedConfig {
   maxSockets: number;
 }
 
+/** The options that fall back to an environment variable when not given, and that variable. */
 const ENV = {
   apiKey: "MERCHANT_PAYMENTS_API_KEY",
   baseUrl: "MERCHANT_PAYMENTS_BASE_URL",
   merchantId: "MERCHANT_PAYMENTS_MERCHANT_ID",
   responseValidation: "MERCHANT_PAYMENTS_RESPONSE_VALIDATION",
   logLevel: "MERCHANT_PAYMENTS_LOG",
-} as const;
-
-/** Every constructor option, so that a misspelt one is refused with the nearest name. */
-const OPTION_NAMES = Object.keys({
-  apiKey: true,
-  appId: true,
-  clientId: true,
-  baseUrl: true,
-  allowInsecureHttp: true,
-  merchantId: true,
-  apiVersion: true,
-  versionHeader: true,
-  defaultHeaders: true,
-  timeoutMs: true,
-  maxRetries: true,
-  retry: true,
-  fetch: true,
-  responseValidation: true,
-  maxResponseBytes: true,
-  maxSockets: true,
-  logger: true,
-  logLevel: true,
-  hooks: true,
-  dangerouslyAllowBrowser: true,
-} satisfies Record<keyof ClientOptions, true>);
-
-const RETRY_NAMES = Object.keys({
-  baseDelayMs: true,
-  maxDelayMs: true,
-  maxRetryAfterMs: true,
-} satisfies Record<keyof NonNullable<ClientOptions["retry"]>, true>);
-
-const HOOK_NAMES = Object.keys({
-  onRequest: true,
-  onResponse: true,
-  onRetry: true,
-  onDrift: true,
-} satisfies Record<keyof Hooks, true>);
-
-const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "off"];
-const LOGGER_METHODS = ["debug", "info", "warn", "error"] as const;
-const CREDENTIAL_OPTIONS = ["apiKey", "appId", "clientId"] as const;
+} as const satisfies Partial<Record<keyof ClientOptions, string>>;
 
 /** The largest delay a timer can hold (2^31 - 1 ms). */
 const MAX_TIMER_MS = 2_147_483_647;
 /** Printable ASCII without spaces: what a key or id may hold and still be a safe header value. */
 const HEADER_TOKEN = /^[\x21-\x7e]+$/;
+
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "off"];
+const RESPONSE_VALIDATIONS: readonly ResponseValidation[] = ["strict", "tolerant"];
+const CREDENTIAL_OPTIONS = ["apiKey", "appId", "clientId"] as const;
+
+/**
+ * The options that hold one value, each with the rule it is checked by. The rule words the message, so every option
+ * of a kind (a duration, a count, a switch…) is refused alike; {@link setting} names the option, or the environment
+ * variable the value came from.
+ */
+const SETTINGS = {
+  dangerouslyAllowBrowser: booleanProblem,
+  allowInsecureHttp: booleanProblem,
+  merchantId: headerValueProblem,
+  apiVersion: apiVersionProblem,
+  timeoutMs: (value: unknown) => durationProblem(value, 1),
+  maxRetries: countProblem,
+  fetch: functionProblem,
+  responseValidation: oneOfProblem(RESPONSE_VALIDATIONS),
+  maxResponseBytes: sizeProblem,
+  maxSockets: sizeProblem,
+  logLevel: oneOfProblem(LOG_LEVELS),
+} satisfies Partial<Record<keyof ClientOptions, ProblemOf>>;
+
+/** How an option that is an object of named parts is checked. */
+interface Group {
+  /** Each part's rule. A part left out (or `undefined`, where its rule allows it) is not checked further. */
+  parts: Record<string, ProblemOf>;
+  /** True when no other name is allowed (a misspelt part is refused with the nearest name). */
+  closed: boolean;
+  /** An example of what the object is, for the message when it is not an object. */
+  example?: string;
+}
+
+const delayProblem: ProblemOf = (value) => durationProblem(value, 0);
+
+/** The options that are objects of named parts. */
+const GROUPS = {
+  retry: {
+    parts: {
+      baseDelayMs: delayProblem,
+      maxDelayMs: delayProblem,
+      maxRetryAfterMs: delayProblem,
+    } satisfies Record<keyof NonNullable<ClientOptions["retry"]>, ProblemOf>,
+    closed: true,
+  },
+  hooks: {
+    parts: {
+      onRequest: functionProblem,
+      onResponse: functionProblem,
+      onRetry: functionProblem,
+      onDrift: functionProblem,
+    } satisfies Record<keyof Hooks, ProblemOf>,
+    closed: true,
+  },
+  // A logger has other members too (pino's `child`, console's `table`): only the four the SDK calls are checked.
+  logger: {
+    parts: {
+      debug: functionProblem,
+      info: functionProblem,
+      warn: functionProblem,
+      error: functionProblem,
+    } satisfies Record<keyof Logger, ProblemOf>,
+    closed: false,
+    example: "console or a pino logger",
+  },
+} satisfies Record<string, Group>;
+
+/** The options checked by hand below: the credentials, the address and the headers have rules of their own. */
+const OWN_RULE_OPTIONS = [
+  "apiKey",
+  "appId",
+  "clientId",
+  "baseUrl",
+  "versionHeader",
+  "defaultHeaders",
+] as const;
+
+/** Every constructor option, so that a misspelt one is refused with the nearest name. */
+const OPTION_NAMES: readonly string[] = [
+  ...OWN_RULE_OPTIONS,
+  ...Object.keys(SETTINGS),
+  ...Object.keys(GROUPS),
+];
+
+/** Compiles only while {@link OPTION_NAMES} covers every option of {@link ClientOptions}. */
+type Uncovered = Exclude<
+  keyof ClientOptions,
+  (typeof OWN_RULE_OPTIONS)[number] | keyof typeof SETTINGS | keyof typeof GROUPS
+>;
+const EVERY_OPTION_COVERED: [Uncovered] extends [never] ? true : Uncovered = true;
+void EVERY_OPTION_COVERED;
 
 /**
  * Resolves and checks the client's options. Throws {@link ConfigurationError}. Messages describe a wrong value by its
@@ -266,12 +318,15 @@ const HEADER_TOKEN = /^[\x21-\x7e]+$/;
 export function resolveConfig(options: ClientOptions): ResolvedConfig {
   checkObject("MerchantPaymentsClient options", options);
   checkNames(options, OPTION_NAMES, "");
-  refuseBrowser(checkBoolean("dangerouslyAllowBrowser", options.dangerouslyAllowBrowser));
+  refuseBrowser(setting(options, "dangerouslyAllowBrowser") ?? false);
   const credentials = resolveCredentials(options);
-  const merchantId = options.merchantId ?? readEnv(ENV.merchantId);
-  if (merchantId !== undefined) checkToken("merchantId", merchantId);
+  const merchantId = setting(options, "merchantId");
   const { apiVersion, versionHeader } = resolveVersion(options, credentials);
-  const allowInsecureHttp = checkBoolean("allowInsecureHttp", options.allowInsecureHttp);
+  const allowInsecureHttp = setting(options, "allowInsecureHttp") ?? false;
+  const logger = group(options, "logger");
+  // A level asked for without a logger writes to `console`.
+  const logLevel = setting(options, "logLevel") ?? (logger ? "warn" : "off");
+  const hooks = group(options, "hooks");
   return {
     credentials,
     mode: modeOf(credentials),
@@ -281,16 +336,20 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     apiVersion,
     versionHeader,
     defaultHeaders: resolveDefaultHeaders(options.defaultHeaders, versionHeader, credentials),
-    timeoutMs: checkDuration("timeoutMs", options.timeoutMs ?? 30_000, 1),
-    retry: resolveRetry(options),
-    fetch: checkFunction("fetch", options.fetch),
-    ...resolveLogging(options),
-    hooks: resolveHooks(options.hooks),
-    responseValidation: resolveResponseValidation(
-      options.responseValidation ?? readEnv(ENV.responseValidation) ?? "tolerant",
-    ),
-    maxResponseBytes: check("maxResponseBytes", options.maxResponseBytes ?? 1_048_576, sizeProblem),
-    maxSockets: check("maxSockets", options.maxSockets ?? 32, sizeProblem),
+    timeoutMs: setting(options, "timeoutMs") ?? 30_000,
+    retry: {
+      ...DEFAULT_RETRY_POLICY,
+      ...group(options, "retry"),
+      maxRetries: setting(options, "maxRetries") ?? DEFAULT_RETRY_POLICY.maxRetries,
+    },
+    fetch: setting(options, "fetch"),
+    logger: logLevel === "off" ? undefined : (logger ?? console),
+    logLevel,
+    // A frozen copy, so that changing the object given later changes nothing.
+    hooks: hooks && Object.freeze({ ...hooks }),
+    responseValidation: setting(options, "responseValidation") ?? "tolerant",
+    maxResponseBytes: setting(options, "maxResponseBytes") ?? 1_048_576,
+    maxSockets: setting(options, "maxSockets") ?? 32,
   };
 }
 
@@ -300,32 +359,21 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
  * Holds the credentials: keep it private.
  */
 export function settledOptions(config: ResolvedConfig, given: ClientOptions): ClientOptions {
-  const { credentials, retry } = config;
+  // Every other field of the resolved configuration is the option of the same name, as settled.
+  const { credentials, mode, retry, logger, logLevel, hooks, defaultHeaders, ...settled } = config;
+  const { maxRetries, ...delays } = retry;
   return {
     ...(credentials.scheme === "apiKey"
       ? { apiKey: credentials.apiKey }
       : { appId: credentials.appId, clientId: credentials.clientId }),
-    baseUrl: config.baseUrl,
-    allowInsecureHttp: config.allowInsecureHttp,
-    merchantId: config.merchantId,
-    apiVersion: config.apiVersion,
-    versionHeader: config.versionHeader,
-    defaultHeaders: { ...config.defaultHeaders },
-    timeoutMs: config.timeoutMs,
-    maxRetries: retry.maxRetries,
-    retry: {
-      baseDelayMs: retry.baseDelayMs,
-      maxDelayMs: retry.maxDelayMs,
-      maxRetryAfterMs: retry.maxRetryAfterMs,
-    },
-    fetch: config.fetch,
-    responseValidation: config.responseValidation,
-    maxResponseBytes: config.maxResponseBytes,
-    maxSockets: config.maxSockets,
+    ...settled,
+    defaultHeaders: { ...defaultHeaders },
+    maxRetries,
+    retry: delays,
     logger: given.logger,
     // Only a level that was asked for: with none, a logger given later still gets the default.
     logLevel: given.logLevel ?? (readEnv(ENV.logLevel) as LogLevel | undefined),
-    hooks: config.hooks && { ...config.hooks },
+    hooks: hooks && { ...hooks },
     dangerouslyAllowBrowser: given.dangerouslyAllowBrowser,
   };
 }
@@ -343,6 +391,35 @@ export function mergeOptions(base: ClientOptions, overrides: ClientOptions): Cli
   return { ...merged, ...overrides };
 }
 
+/**
+ * One single-value option, checked: the given value, else its environment variable's, else `undefined` (the caller
+ * puts the default). The message names where the wrong value came from.
+ */
+function setting<K extends keyof typeof SETTINGS>(options: ClientOptions, name: K): ClientOptions[K] {
+  const env: string | undefined = (ENV as Partial<Record<keyof ClientOptions, string>>)[name];
+  const given = options[name];
+  const value: unknown = given === undefined && env !== undefined ? readEnv(env) : given;
+  if (value !== undefined) check(given === undefined ? `${env}` : name, value, SETTINGS[name]);
+  return value as ClientOptions[K];
+}
+
+/** One option that is an object of named parts, checked part by part; `undefined` when not given. */
+function group<K extends keyof typeof GROUPS>(options: ClientOptions, name: K): ClientOptions[K] {
+  const value: unknown = options[name];
+  if (value === undefined) return undefined;
+  const { parts, closed, example }: Group = GROUPS[name];
+  if (!isRecord(value)) {
+    const such = example === undefined ? "" : ` such as ${example}`;
+    throw new ConfigurationError(`${name} must be an object${such}: got ${got(value)}.`);
+  }
+  if (closed) checkNames(value, Object.keys(parts), `${name}.`);
+  // `in`, not own keys: a logger's methods may live on its prototype.
+  for (const [part, problemOf] of Object.entries(parts)) {
+    if (part in value) check(`${name}.${part}`, value[part], problemOf);
+  }
+  return value as ClientOptions[K];
+}
+
 function checkObject(what: string, value: unknown): asserts value is object {
   if (!isRecord(value)) {
     throw new ConfigurationError(`${what} must be an object such as { apiKey, baseUrl }: got ${got(value)}.`);
@@ -355,11 +432,15 @@ function checkNames(value: object, known: readonly string[], prefix: string): vo
   if (unknown.length === 0) return;
   const described = unknown.map((name) => {
     const nearest = nearestName(name, known);
-    return nearest === undefined
-      ? `${prefix}${name}`
-      : `${prefix}${name} (did you mean ${prefix}${nearest}?)`;
+    return nearest === undefined ? prefix + name : `${prefix}${name} (did you mean ${prefix}${nearest}?)`;
   });
   throw new ConfigurationError(`Unknown option${unknown.length > 1 ? "s" : ""}: ${described.join(", ")}.`);
+}
+
+/** Throws a {@link ConfigurationError} naming `name` when `problemOf` finds a problem with `value`. */
+function check(name: string, value: unknown, problemOf: ProblemOf): void {
+  const problem = problemOf(value);
+  if (problem !== undefined) throw new ConfigurationError(`${name} ${problem}.`);
 }
 
 /**
@@ -379,49 +460,22 @@ function holdsKey(text: string, credentials: Credentials): boolean {
   return credentials.scheme === "apiKey" && text.toLowerCase().includes(credentials.apiKey.toLowerCase());
 }
 
-function resolveResponseValidation(value: unknown): ResponseValidation {
-  if (value === "strict" || value === "tolerant") return value;
-  throw new ConfigurationError(
-    `responseValidation must be "strict" or "tolerant" (also from ${ENV.responseValidation}): got ${got(value)}.`,
-  );
+function booleanProblem(value: unknown): string | undefined {
+  return typeof value === "boolean" ? undefined : `must be true or false: got ${got(value)}`;
 }
 
-/** The level and the logger lines go to: `console` when a level was asked for without a logger. */
-function resolveLogging(options: ClientOptions): Pick<ResolvedConfig, "logger" | "logLevel"> {
-  const logger = checkLogger(options.logger);
-  const source = options.logLevel !== undefined ? "logLevel" : ENV.logLevel;
-  const raw: unknown = options.logLevel ?? readEnv(ENV.logLevel);
-  if (raw !== undefined && !LOG_LEVELS.includes(raw as LogLevel)) {
-    const levels = LOG_LEVELS.map((level) => `"${level}"`).join(", ");
-    throw new ConfigurationError(`${source} must be one of ${levels}: got ${got(raw)}.`);
-  }
-  const logLevel = (raw as LogLevel | undefined) ?? (logger ? "warn" : "off");
-  return { logLevel, logger: logLevel === "off" ? undefined : (logger ?? console) };
+/** A function, or `undefined` where a part may be left out (a hook, a logger method). */
+function functionProblem(value: unknown): string | undefined {
+  return value === undefined || typeof value === "function"
+    ? undefined
+    : `must be a function: got ${got(value)}`;
 }
 
-function checkLogger(logger: unknown): Logger | undefined {
-  if (logger === undefined) return undefined;
-  if (typeof logger !== "object" || logger === null) {
-    throw new ConfigurationError(
-      `logger must be an object such as console or a pino logger: got ${got(logger)}.`,
-    );
-  }
-  for (const method of LOGGER_METHODS) {
-    const write = (logger as Record<string, unknown>)[method];
-    if (write !== undefined && typeof write !== "function") {
-      throw new ConfigurationError(`logger.${method} must be a function: got ${got(write)}.`);
-    }
-  }
-  return logger as Logger;
-}
-
-/** A frozen copy of the hooks, so that changing the object given later changes nothing. */
-function resolveHooks(hooks: unknown): Hooks | undefined {
-  if (hooks === undefined) return undefined;
-  if (!isRecord(hooks)) throw new ConfigurationError(`hooks must be an object: got ${got(hooks)}.`);
-  checkNames(hooks, HOOK_NAMES, "hooks.");
-  for (const [name, hook] of Object.entries(hooks)) checkFunction(`hooks.${name}`, hook);
-  return Object.freeze({ ...hooks }) as Hooks;
+/** The rule of an option that takes one of a few strings. */
+function oneOfProblem(values: readonly string[]): ProblemOf {
+  const listed = values.map((value) => `"${value}"`).join(", ");
+  return (value) =>
+    values.includes(value as string) ? undefined : `must be one of ${listed}: got ${got(value)}`;
 }
 
 /** What is wrong with a positive whole count (bytes, sockets), or `undefined`. */
@@ -446,8 +500,8 @@ function resolveCredentials(options: ClientOptions): Credentials {
     if (appId === undefined || clientId === undefined) {
       throw new ConfigurationError("appId and clientId go together: give both.");
     }
-    checkToken("appId", appId);
-    checkToken("clientId", clientId);
+    check("appId", appId, headerValueProblem);
+    check("clientId", clientId, headerValueProblem);
     return { scheme: "appId", appId, clientId };
   }
   const key = apiKey ?? readEnv(ENV.apiKey);
@@ -522,17 +576,15 @@ function resolveVersion(
   options: ClientOptions,
   credentials: Credentials,
 ): { apiVersion?: string; versionHeader?: string } {
-  const { apiVersion, versionHeader } = options;
+  const { versionHeader } = options;
   if (versionHeader !== undefined) {
     check("versionHeader", versionHeader, (name) => versionHeaderProblem(name, credentials));
   }
-  if (apiVersion !== undefined) {
-    check("apiVersion", apiVersion, apiVersionProblem);
-    if (versionHeader === undefined) {
-      throw new ConfigurationError(
-        "apiVersion requires versionHeader: `<Service>-Version`, with your service's prefix.",
-      );
-    }
+  const apiVersion = setting(options, "apiVersion");
+  if (apiVersion !== undefined && versionHeader === undefined) {
+    throw new ConfigurationError(
+      "apiVersion requires versionHeader: `<Service>-Version`, with your service's prefix.",
+    );
   }
   return { apiVersion, versionHeader };
 }
@@ -622,49 +674,6 @@ export function headerValueProblem(value: unknown): string | undefined {
   return typeof value === "string" && HEADER_TOKEN.test(value) && value.length <= 255
     ? undefined
     : "must be 1 to 255 printable characters without spaces";
-}
-
-function resolveRetry(options: ClientOptions): RetryPolicy {
-  const { retry } = options;
-  if (retry !== undefined) {
-    if (!isRecord(retry)) throw new ConfigurationError(`retry must be an object: got ${got(retry)}.`);
-    checkNames(retry, RETRY_NAMES, "retry.");
-  }
-  const policy = { ...DEFAULT_RETRY_POLICY, ...retry };
-  return {
-    maxRetries: check("maxRetries", options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries, countProblem),
-    baseDelayMs: checkDuration("retry.baseDelayMs", policy.baseDelayMs, 0),
-    maxDelayMs: checkDuration("retry.maxDelayMs", policy.maxDelayMs, 0),
-    maxRetryAfterMs: checkDuration("retry.maxRetryAfterMs", policy.maxRetryAfterMs, 0),
-  };
-}
-
-function checkDuration(name: string, value: unknown, min: number): number {
-  return check(name, value, (v) => durationProblem(v, min)) as number;
-}
-
-function check<T>(name: string, value: T, problemOf: (value: T) => string | undefined): T {
-  const problem = problemOf(value);
-  if (problem !== undefined) throw new ConfigurationError(`${name} ${problem}.`);
-  return value;
-}
-
-function checkToken(name: string, value: unknown): void {
-  check(name, value, headerValueProblem);
-}
-
-function checkBoolean(name: string, value: unknown): boolean {
-  if (value === undefined) return false;
-  if (typeof value !== "boolean")
-    throw new ConfigurationError(`${name} must be true or false: got ${got(value)}.`);
-  return value;
-}
-
-function checkFunction<T>(name: string, value: T | undefined): T | undefined {
-  if (value !== undefined && typeof value !== "function") {
-    throw new ConfigurationError(`${name} must be a function: got ${got(value)}.`);
-  }
-  return value;
 }
 
 function readEnv(name: string): string | undefined {

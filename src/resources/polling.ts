@@ -35,14 +35,16 @@ export interface PollOptions extends RequestOptions {
   defaultIntervalMs?: number | undefined;
 }
 
-/** The names {@link PollOptions} adds to the request options. */
-const POLL_OPTION_NAMES = [
-  "maxWaitMs",
-  "onUpdate",
-  "minIntervalMs",
-  "maxIntervalMs",
-  "defaultIntervalMs",
-] as const;
+const delayProblem: ProblemOf = (ms) => durationProblem(ms, 0);
+
+/** The options {@link PollOptions} adds to the request options, each with its rule. */
+const POLL_OPTION_CHECKS: Record<Exclude<keyof PollOptions, keyof RequestOptions>, ProblemOf> = {
+  maxWaitMs: delayProblem,
+  minIntervalMs: delayProblem,
+  maxIntervalMs: delayProblem,
+  defaultIntervalMs: delayProblem,
+  onUpdate: (fn) => (typeof fn === "function" ? undefined : "must be a function"),
+};
 
 const DEFAULTS = {
   maxWaitMs: 15 * 60_000,
@@ -72,7 +74,8 @@ function isTransient(error: unknown): boolean {
 
 /** Checks every option (before the first request) and splits the polling settings from the request options. */
 function resolvePollOptions(options: PollOptions) {
-  checkRequestOptions(options, POLL_OPTION_NAMES);
+  checkRequestOptions(options, Object.keys(POLL_OPTION_CHECKS));
+  checkOptions(options, POLL_OPTION_CHECKS);
   const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, signal, ...request } =
     options;
   const settings = {
@@ -81,17 +84,6 @@ function resolvePollOptions(options: PollOptions) {
     maxIntervalMs: maxIntervalMs ?? Math.max(DEFAULTS.maxIntervalMs, minIntervalMs ?? 0),
     defaultIntervalMs: defaultIntervalMs ?? DEFAULTS.defaultIntervalMs,
   };
-  const duration: ProblemOf = (ms) => durationProblem(ms, 0);
-  checkOptions(
-    { ...settings, onUpdate },
-    {
-      maxWaitMs: duration,
-      minIntervalMs: duration,
-      maxIntervalMs: duration,
-      defaultIntervalMs: duration,
-      onUpdate: (fn) => (typeof fn === "function" ? undefined : "must be a function"),
-    },
-  );
   if (settings.minIntervalMs > settings.maxIntervalMs) {
     throw invalidInput("options.minIntervalMs", "must not exceed options.maxIntervalMs");
   }

@@ -84,6 +84,11 @@ export function matching(re: RegExp, error: string): z.core.$ZodCheck<string> {
   return z.refine<string>((value) => re.test(value), { error });
 }
 
+/** Reports one problem a refinement found, at `path` below the value it refines. */
+export function addProblem<T>(ctx: z.core.$RefinementCtx<T>, path: PropertyKey[], message: string): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
 /** A check by one of the shared rules of `validate/rules.ts` (the mock applies the same function). */
 function byRule(problem: (value: string) => string | undefined) {
   return z.superRefine<string>((value, ctx) => {

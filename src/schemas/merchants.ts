@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
-import { type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
+import { addProblem, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -163,7 +163,7 @@ export const listMerchantsQuerySchema = z.optional(
       z.superRefine((query, ctx) => {
         for (const [name, value] of Object.entries(query)) {
           if (isQueryValue(value)) continue;
-          ctx.addIssue({ code: "custom", path: [name], message: "must be a string, number or boolean" });
+          addProblem(ctx, [name], "must be a string, number or boolean");
         }
       }),
     ),

@@ -14,6 +14,7 @@ import {
   WALLET_LINK_FIELDS,
 } from "../model/payments.js";
 import {
+  addProblem,
   amountSchema,
   iso4217AmountInputSchema,
   nonEmptyStringSchema,
@@ -86,20 +87,20 @@ const createPaymentAnswerSchema = z
   .check(
     z.superRefine((answer, ctx) => {
       if (answer.id === undefined && answer.paymentId === undefined) {
-        ctx.addIssue({ code: "custom", path: ["id"], message: "is required (as id or paymentId)" });
+        addProblem(ctx, ["id"], "is required (as id or paymentId)");
       } else if (
         answer.id !== undefined &&
         answer.paymentId !== undefined &&
         answer.id !== answer.paymentId
       ) {
-        ctx.addIssue({ code: "custom", path: ["paymentId"], message: "must equal id when both are sent" });
+        addProblem(ctx, ["paymentId"], "must equal id when both are sent");
       }
       if (findWalletLink(answer) === undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["link"],
-          message: `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
-        });
+        addProblem(
+          ctx,
+          ["link"],
+          `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
+        );
       }
     }),
   );
@@ -159,32 +160,20 @@ function checkStatusRules(
 ): void {
   const terminal = isTerminalPaymentStatus(result.status);
   if (result.isFinal !== terminal) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["isFinal"],
-      message: `must be ${terminal} when status is "${result.status}"`,
-    });
+    addProblem(ctx, ["isFinal"], `must be ${terminal} when status is "${result.status}"`);
   }
   if (result.isFinal && result.pollInMs != null) {
-    ctx.addIssue({ code: "custom", path: ["pollInMs"], message: "must be null when isFinal is true" });
+    addProblem(ctx, ["pollInMs"], "must be null when isFinal is true");
   }
   if (result.status !== "succeeded") return;
   if (typeof result.info?.txId !== "string") {
-    ctx.addIssue({ code: "custom", path: ["info", "txId"], message: "is required on a succeeded payment" });
+    addProblem(ctx, ["info", "txId"], "is required on a succeeded payment");
   }
   const amount = result.info?.optionAmount;
   if (amount === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["info", "optionAmount"],
-      message: "is required on a succeeded payment",
-    });
+    addProblem(ctx, ["info", "optionAmount"], "is required on a succeeded payment");
   } else if (!amount.unit.startsWith("caip19/")) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["info", "optionAmount", "unit"],
-      message: 'must be a "caip19/..." unit',
-    });
+    addProblem(ctx, ["info", "optionAmount", "unit"], 'must be a "caip19/..." unit');
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import * as z from "zod/mini";
 import {
+  addProblem,
   CAIP10_RE,
   CAIP19_RE,
   caip10Schema,
@@ -41,11 +42,11 @@ export const cryptoSettlementInputSchema: z.ZodMiniType<CryptoSettlementInput, C
       const assetChain = CAIP19_RE.exec(value.asset)?.[1];
       const destinationChain = CAIP10_RE.exec(value.destination)?.[1];
       if (!assetChain || !destinationChain || assetChain === destinationChain) return;
-      ctx.addIssue({
-        code: "custom",
-        path: ["destination"],
-        message: `must be on the same chain as the asset (${assetChain}), but is on ${destinationChain}`,
-      });
+      addProblem(
+        ctx,
+        ["destination"],
+        `must be on the same chain as the asset (${assetChain}), but is on ${destinationChain}`,
+      );
     }),
   );
 
@@ -78,11 +79,11 @@ export const createCryptoSettlementsInputSchema = z
           seen.set(key, index);
           return;
         }
-        ctx.addIssue({
-          code: "custom",
-          path: [index, "asset"],
-          message: `repeats the asset of item ${first} (${item.asset}): register each asset once`,
-        });
+        addProblem(
+          ctx,
+          [index, "asset"],
+          `repeats the asset of item ${first} (${item.asset}): register each asset once`,
+        );
       });
     }),
   );

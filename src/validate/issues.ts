@@ -11,9 +11,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** `typeof`, with `null` and arrays told apart. Used in messages. */
+/** `typeof`, with `null`, `undefined` and arrays told apart (`a string`, `an array`, `undefined`). Used in messages. */
 export function describeType(value: unknown): string {
-  if (value === null) return "null";
+  if (value == null) return String(value);
   if (Array.isArray(value)) return "an array";
   const type = typeof value;
   return type === "object" ? "an object" : `a ${type}`;

@@ -75,12 +75,7 @@ export const EVM_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 export function caip10Problem(value: string): string | undefined {
   const match = CAIP10_RE.exec(value);
   if (!match) return 'must be a CAIP-10 account id, like "eip155:1:0xab12..."';
-  const [namespace, reference] = match[1]!.split(":") as [string, string];
-  if (namespace !== "eip155") return undefined;
-  if (!/^[0-9]+$/.test(reference)) return "must have a decimal eip155 chain id, like eip155:1";
-  if (!EVM_ADDRESS_RE.test(match[2]!))
-    return "must have a 0x-prefixed 20-byte hex address on an eip155 chain";
-  return undefined;
+  return eip155Problem(match[1]!, match[2], "address on an eip155 chain");
 }
 
 /**
@@ -90,12 +85,20 @@ export function caip10Problem(value: string): string | undefined {
 export function caip19Problem(value: string): string | undefined {
   const parts = parseCaip19(value);
   if (!parts) return 'must be a CAIP-19 asset id, like "eip155:1/erc20:0xa0b8..."';
-  const [namespace, reference] = parts.chainId.split(":") as [string, string];
+  const contract = parts.assetNamespace === "erc20" ? parts.assetReference : undefined;
+  return eip155Problem(parts.chainId, contract, "erc20 contract address");
+}
+
+/**
+ * The `eip155` rules of a CAIP id, `undefined` on other chains: a decimal chain id, and `address` (when there is one
+ * to check) a 0x-prefixed 20-byte hex address, which `what` names in the message.
+ */
+function eip155Problem(chainId: string, address: string | undefined, what: string): string | undefined {
+  const [namespace, reference] = chainId.split(":") as [string, string];
   if (namespace !== "eip155") return undefined;
   if (!/^[0-9]+$/.test(reference)) return "must have a decimal eip155 chain id, like eip155:1";
-  if (parts.assetNamespace === "erc20" && !EVM_ADDRESS_RE.test(parts.assetReference)) {
-    return "must have a 0x-prefixed 20-byte hex erc20 contract address";
-  }
+  if (address !== undefined && !EVM_ADDRESS_RE.test(address))
+    return `must have a 0x-prefixed 20-byte hex ${what}`;
   return undefined;
 }
 
@@ -194,9 +197,10 @@ export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
 
 /**
  * ISO 4217 currencies whose minor unit is not 1/100 (exponent other than 2). Any other valid
- * three-letter code is taken to have 2 fraction digits.
+ * three-letter code is taken to have 2 fraction digits. Marked pure, so that a bundle of the client alone (which
+ * never converts money) leaves the table out.
  */
-export const CURRENCY_DIGITS: Readonly<Record<string, number>> = Object.freeze({
+export const CURRENCY_DIGITS: Readonly<Record<string, number>> = /* @__PURE__ */ Object.freeze({
   BIF: 0,
   CLP: 0,
   DJF: 0,
