@@ -21,7 +21,7 @@ const KB = 1000;
 /** Issue #11's targets (reported) and the ceilings that fail the check (enforced). */
 const BUNDLE = {
   total: { target: 25 * KB, ceiling: 29.5 * KB },
-  own: { target: 12 * KB, ceiling: 18.5 * KB },
+  own: { target: 12 * KB, ceiling: 18.2 * KB },
 };
 
 const args = parseArgs();
