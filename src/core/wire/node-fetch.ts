@@ -15,7 +15,7 @@ import https from "node:https";
 import { pipeline, type Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
 import { WireFailure } from "./failure.js";
-import { requestOf } from "./request.js";
+import { plainHeaders, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 export interface NodeFetchOptions {
@@ -87,10 +87,7 @@ function exchange(
 }
 
 function outgoingHeaders(headers: Headers, body: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = value;
-  });
+  const out = plainHeaders(headers);
   // What fetch asks for, and decodes below.
   out["accept-encoding"] ??= "gzip, deflate, br";
   if (body !== undefined) out["content-length"] = String(Buffer.byteLength(body));

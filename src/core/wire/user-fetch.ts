@@ -7,17 +7,14 @@
  * @module
  */
 import { WireFailure } from "./failure.js";
-import { requestOf } from "./request.js";
+import { plainHeaders, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 /** The fetch ky is given when the user gave one. */
 export function createUserFetch(own: typeof fetch, maxResponseBytes: number): typeof fetch {
   return async (input, init) => {
     const request = requestOf(input, init);
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      headers[name] = value;
-    });
+    const headers = plainHeaders(request.headers);
     const body = request.body === null ? undefined : await request.text();
     // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
     const { method, redirect, signal } = request;
