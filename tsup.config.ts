@@ -9,17 +9,18 @@ const entry = {
 
 /**
  * ky, zod and uuid are runtime dependencies, left external: an app resolves them from node_modules, shares zod with
- * its own, and sees them in `npm ls` and `npm audit`. ky is ESM-only and loaded with the first request through
- * `import("ky")`, which esbuild keeps as a real dynamic import in the CJS build too (target node20), so the CJS
- * build never `require`s an ES module (that needs Node 20.19 / 22.12).
+ * its own, and sees them in `npm ls` and `npm audit`. ky and uuid are ES modules only; the CJS build loads them with
+ * a dynamic `import()` (Node 22.12 and later could also `require()` them). `node:` prefixes stay: a runtime without
+ * Node's modules (workerd without compatibility flags) then names the module it lacks.
  */
 const shared: Options = {
   entry,
   dts: true,
   sourcemap: true,
-  target: "node20",
+  target: "node22",
   outDir: "dist",
   external: ["msw", "msw/node"],
+  removeNodeProtocol: false,
 };
 
 export default defineConfig([
@@ -30,8 +31,9 @@ export default defineConfig([
     entry: { "testing/cli": "src/testing/cli.ts" },
     format: ["esm"],
     sourcemap: true,
-    target: "node20",
+    target: "node22",
     outDir: "dist",
+    removeNodeProtocol: false,
     banner: { js: "#!/usr/bin/env node" },
     external: ["msw", "msw/node"],
   },

@@ -2,6 +2,7 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigurationError, MerchantPaymentsClient } from "../src/index.js";
+import { FAIL_ON_UNHANDLED } from "./helpers/msw.js";
 import { LIVE_KEY, TEST_KEY } from "./helpers/recording-server.js";
 
 // A mock service reached by name over plain http, as in Docker Compose or a CI service container. MSW answers in
@@ -14,7 +15,7 @@ const server = setupServer(
     return HttpResponse.json({ status: "processing", isFinal: false, pollInMs: 5 });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
 afterAll(() => server.close());
 
 describe("a mock service over plain http on another host", () => {

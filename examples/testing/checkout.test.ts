@@ -41,8 +41,9 @@ const app = createApp(client, orders, {
   onFulfil: (order) => void shipped.push(order.id),
 });
 
-// 3. Fail on any request the mock does not answer; start every test from the seeded state.
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+// 3. Fail on any request the mock does not answer (msw 2 names the option onUnhandledRequest); start every test
+// from the seeded state.
+beforeAll(() => server.listen({ onUnhandledFrame: "error" }));
 afterEach(() => {
   mock.reset(); // payments, faults, request log and clock back to the seed (same keys and ids)
   shipped.length = 0;

@@ -319,6 +319,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
   checkObject("MerchantPaymentsClient options", options);
   checkNames(options, OPTION_NAMES, "");
   refuseBrowser(setting(options, "dangerouslyAllowBrowser") ?? false);
+  refuseUnsupportedNode();
   const credentials = resolveCredentials(options);
   const merchantId = setting(options, "merchantId");
   const { apiVersion, versionHeader } = resolveVersion(options, credentials);
@@ -681,6 +682,22 @@ function readEnv(name: string): string | undefined {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   const value = env?.[name];
   return value === "" ? undefined : value;
+}
+
+/**
+ * Node before 22.12 cannot load ky 2 and uuid 14 (ES modules only, `require()` of one): say so here, rather than
+ * let the first request fail deep inside a dependency. Bun and Deno report a Node version of their own: not checked.
+ */
+function refuseUnsupportedNode(): void {
+  const g = globalThis as { process?: { release?: { name?: string }; versions?: { node?: string } }; Bun?: unknown };
+  const version = g.process?.versions?.node;
+  if (g.process?.release?.name !== "node" || g.Bun !== undefined || "Deno" in globalThis || !version) return;
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major < 22 || (major === 22 && minor < 12)) {
+    throw new ConfigurationError(
+      `merchant-payments needs Node 22.12 or later; this is Node ${version} (Node 20 reached its end of life on 2026-04-30).`,
+    );
+  }
 }
 
 function refuseBrowser(allowed: boolean): void {

@@ -1,8 +1,8 @@
 /**
- * `merchant-payments/testing/msw`: the mock service with MSW 2 handlers, one per route of the mock's
- * route tables (the `/v1` routes, the control plane, the portal pages), so a test's own
+ * `merchant-payments/testing/msw`: the mock service with MSW handlers (msw 2 or 3), one per route of the
+ * mock's route tables (the `/v1` routes, the control plane, the portal pages), so a test's own
  * `server.use(http.get(...))` composes with them, and a request to a path the mock does not have is
- * unhandled (`onUnhandledRequest: "error"` fires).
+ * unhandled (msw 3's `onUnhandledFrame: "error"`, msw 2's `onUnhandledRequest: "error"`, fires).
  *
  * This is the only module of the package that imports msw (an optional peer dependency); everything
  * else of `merchant-payments/testing` is re-exported here, so one import is enough.
@@ -56,7 +56,7 @@ export function createMswHandlers(service: MockService): RequestHandler[] {
  * ```ts
  * const mock = createMockService();
  * const server = setupServer(...mock.handlers);
- * server.listen({ onUnhandledRequest: "error" });
+ * server.listen({ onUnhandledFrame: "error" }); // msw 2: { onUnhandledRequest: "error" }
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockServiceWithHandlers {

@@ -2,6 +2,7 @@ import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputValidationError, MerchantPaymentsClient } from "../../src/index.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 const LOCAL_MOCK = "http://127.0.0.1:4010";
 const REMOTE = "https://api.merchant-payments.test";
@@ -12,7 +13,7 @@ const server = setupServer(
     return HttpResponse.json({ paymentId: "pay_1", gatewayUrl: `${LOCAL_MOCK}/portal/pay_1` });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
 afterAll(() => server.close());
 
 const input = {

@@ -4,6 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/hono/app.js";
 import { openOrders } from "../../examples/shared/orders.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 // The service as MSW handlers (https://mock.merchant-payments.test); the Hono app is called in process.
 const mock = createMockService({ pollInMs: 20 });
@@ -22,7 +23,7 @@ const app = createApp(client, orders, {
   onFulfil: (order) => void fulfilled.push(order.id),
 });
 
-beforeAll(() => msw.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 afterEach(() => {
   vi.restoreAllMocks();
   mock.reset();

@@ -5,12 +5,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GET } from "../../examples/nextjs/app/api/checkout/return/route.js";
 import { POST } from "../../examples/nextjs/app/api/checkout/route.js";
 import { closeShop, shopOrders } from "../../examples/nextjs/lib/shop.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 // The route handlers are plain (Request) => Promise<Response> functions: call them as Next.js would.
 const mock = createMockService({ pollInMs: 20 });
 const msw = setupServer(...mock.handlers);
 
-beforeAll(() => msw.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 beforeEach(() => {
   vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", mock.keys.test);
   vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", mock.baseUrl);

@@ -1,6 +1,7 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { FAIL_ON_UNHANDLED } from "./msw.js";
 
 /** What a test handler saw of one request. */
 export interface Recorded {
@@ -33,7 +34,7 @@ export function useRecordingServer() {
       return next ? next() : HttpResponse.json({});
     }),
   );
-  beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+  beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
   afterEach(() => {
     requests.length = 0;
     queue = [];

@@ -34,6 +34,7 @@ import {
   type MockServiceOptions,
   startMockServer,
 } from "../../src/testing/msw.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 const POLL_IN_MS = 5;
 const TTL_MS = 60_000;
@@ -52,7 +53,7 @@ const viaMsw: BackendFactory = () => {
   const server = setupServer(...mock.handlers);
   return {
     async setup() {
-      server.listen({ onUnhandledRequest: "error" });
+      server.listen(FAIL_ON_UNHANDLED);
       return { mock, baseUrl: mock.baseUrl };
     },
     async teardown() {

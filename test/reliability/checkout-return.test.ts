@@ -16,11 +16,12 @@ import {
   type VerifyReturnParams,
 } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { settle } from "./support.js";
 
 const service = createMockService({ pollInMs: 5 });
 const msw = setupServer(...service.handlers);
-beforeAll(() => msw.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 afterEach(() => service.clearFaults());
 afterAll(() => msw.close());
 

@@ -11,6 +11,7 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { activeTimers, flushRejections, trackUnhandledRejections } from "./support.js";
 
 const WATCHERS = 1_000;
@@ -19,7 +20,7 @@ const service = createMockService({ pollInMs: 5, requestLogLimit: 100 });
 const msw = setupServer(...service.handlers);
 const rejections = trackUnhandledRejections();
 
-beforeAll(() => msw.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 afterAll(async () => {
   msw.close();
   await flushRejections();

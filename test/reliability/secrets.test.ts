@@ -21,6 +21,7 @@ import {
   TimeoutError,
   UserAbortError,
 } from "../../src/index.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { type Step, useFaultServer } from "./fault-server.js";
 import { expectNoSecret, SECRET_KEY, SECRET_TAIL, settle } from "./support.js";
 
@@ -295,7 +296,7 @@ describe("redirects", () => {
         return HttpResponse.json({ status: "processing", isFinal: false, pollInMs: 5 });
       }),
     );
-    msw.listen({ onUnhandledRequest: "error" });
+    msw.listen(FAIL_ON_UNHANDLED);
     try {
       const result = await settle(() => status(client({ baseUrl: "https://api.merchant-payments.test" })));
       expect(evil, "a request went to a non-https, non-loopback host").toEqual([]);

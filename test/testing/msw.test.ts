@@ -2,10 +2,11 @@ import { getResponse, HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMockService, DEFAULT_MOCK_BASE_URL } from "../../src/testing/msw.js";
+import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { defineContract } from "./contract.js";
 
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
 afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
@@ -61,7 +62,7 @@ describe("msw: defaults and the fetch function", () => {
 });
 
 describe("msw: one handler per route", () => {
-  it("leaves a path the mock does not have unhandled, so onUnhandledRequest fires", async () => {
+  it("leaves a path the mock does not have unhandled, so the unhandled-request option fires", async () => {
     const mock = createMockService();
     expect(await getResponse(mock.handlers, new Request(`${mock.baseUrl}/v1/merchantz`))).toBeUndefined();
     expect(await getResponse(mock.handlers, new Request(`${mock.baseUrl}/v2/merchants`))).toBeUndefined();
