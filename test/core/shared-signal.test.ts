@@ -24,7 +24,8 @@ describe("one caller signal shared by many calls (a worker's shutdown signal)", 
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const client = testClient({ merchantId: "mrch_1" });
+    // Every call holds a connection until the abort: the pool must have room for all of them.
+    const client = testClient({ merchantId: "mrch_1", maxSockets: 2 * CALLS });
     const controller = new AbortController();
     const { signal } = controller;
     const requests = Array.from({ length: CALLS }, (_, i) =>

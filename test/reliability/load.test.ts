@@ -1,28 +1,26 @@
 /**
- * Issue #7, load (a small, deterministic version of the benchmark): 1,000 payments watched concurrently by one
- * client against the mock service over MSW, every one reaching its final state at a planned poll; afterwards no
+ * Load (a small, deterministic version of the benchmark): 1,000 payments watched concurrently by one client
+ * against the mock server on 127.0.0.1 (a real socket pool; msw 3's mocked sockets keep what passed through them,
+ * which would be counted as ours), every one reaching its final state at a planned poll; afterwards no
  * timer is left, no listener is left on any caller's AbortSignal, nothing of a watcher is retained (its callbacks
  * are garbage-collected), and the heap is back near where it started.
  */
 import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
-import { createMockService } from "../../src/testing/msw.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { startMockServer } from "../../src/testing/index.js";
 import { activeTimers, flushRejections, trackUnhandledRejections } from "./support.js";
 
 const WATCHERS = 1_000;
 const WARM_UP = 200;
-const service = createMockService({ pollInMs: 5, requestLogLimit: 100 });
-const msw = setupServer(...service.handlers);
+const server = await startMockServer({ pollInMs: 5, requestLogLimit: 100 });
+const { service } = server;
 const rejections = trackUnhandledRejections();
 
-beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 afterAll(async () => {
-  msw.close();
+  await server.close();
   await flushRejections();
   rejections.stop();
 });
