@@ -28,6 +28,7 @@ export { isWalletRpcAction } from "./model/gateway.js";
 export { MERCHANT_STATUSES } from "./model/merchants.js";
 export {
   findWalletLink,
+  isFinalPaymentStatus,
   isFulfillable,
   isTerminalPaymentStatus,
   PAYMENT_STATUSES,

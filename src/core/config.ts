@@ -689,7 +689,10 @@ function readEnv(name: string): string | undefined {
  * let the first request fail deep inside a dependency. Bun and Deno report a Node version of their own: not checked.
  */
 function refuseUnsupportedNode(): void {
-  const g = globalThis as { process?: { release?: { name?: string }; versions?: { node?: string } }; Bun?: unknown };
+  const g = globalThis as {
+    process?: { release?: { name?: string }; versions?: { node?: string } };
+    Bun?: unknown;
+  };
   const version = g.process?.versions?.node;
   if (g.process?.release?.name !== "node" || g.Bun !== undefined || "Deno" in globalThis || !version) return;
   const [major = 0, minor = 0] = version.split(".").map(Number);

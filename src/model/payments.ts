@@ -82,6 +82,16 @@ export function isTerminalPaymentStatus(status: string): status is TerminalPayme
 }
 
 /**
+ * True only when the service says the payment is final (`isFinal` is exactly `true`) about a status the interface
+ * documents as terminal. A contradictory answer read in tolerant mode (`isFinal: "true"`, an unknown status claiming
+ * to be final, `failed` with `isFinal: false`) is not final: keep waiting. Polling ends on this, and an order is
+ * marked unpaid only on a final `failed`, `expired` or `cancelled`.
+ */
+export function isFinalPaymentStatus(result: Pick<PaymentStatusResult, "status" | "isFinal">): boolean {
+  return result.isFinal === true && isTerminalPaymentStatus(result.status);
+}
+
+/**
  * True only when the payment succeeded and the answer says so finally: `status` is `succeeded` and `isFinal` is
  * `true`. The one reading on which to fulfil an order; a contradictory answer (read in tolerant mode) is never
  * fulfillable.

@@ -1,11 +1,12 @@
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request.js";
 import { CheckoutReturnError } from "../errors.js";
+import { isFinalPaymentStatus } from "../model/payments.js";
 import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { assertId, pathSegment } from "../validate/ids.js";
 import { describeType, invalidInput, isRecord } from "../validate/issues.js";
-import { isFinalStatus, PollingResource, type PollOptions } from "./polling.js";
+import { PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
 export type ReturnQuery = string | URLSearchParams | Record<string, unknown>;
@@ -108,7 +109,7 @@ export class Checkout extends PollingResource {
     const status = pollOptions
       ? await this.waitForFinal(paymentId, { ...options, ...pollOptions, merchantId })
       : await this.status(paymentId, { ...options, merchantId });
-    const final = isFinalStatus(status);
+    const final = isFinalPaymentStatus(status);
     const next = final ? (NEXT_STEP[status.status] ?? "keep_waiting") : "keep_waiting";
     return { paymentId, status, next, fulfil: final && status.status === "succeeded" };
   }

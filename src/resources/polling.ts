@@ -10,7 +10,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from "../errors.js";
-import { isTerminalPaymentStatus } from "../model/payments.js";
+import { isFinalPaymentStatus } from "../model/payments.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
 import { APIResource } from "./resource.js";
@@ -52,15 +52,6 @@ const DEFAULTS = {
   maxIntervalMs: 30_000,
   defaultIntervalMs: 2_000,
 };
-
-/**
- * A payment is final only when the service says so (`isFinal === true`) about a status the interface documents as
- * terminal. A contradictory answer (an unknown status claiming to be final, `succeeded` with `isFinal: false`) is
- * not an end: polling goes on to its deadline.
- */
-export function isFinalStatus(status: PaymentStatusResult): boolean {
-  return status.isFinal === true && isTerminalPaymentStatus(status.status);
-}
 
 /** Errors another poll may not hit: waiting them out is the point of polling. */
 function isTransient(error: unknown): boolean {
@@ -157,7 +148,7 @@ export abstract class PollingResource extends APIResource {
             onUpdate?.(status);
             yield status;
           }
-          if (isFinalStatus(status)) return;
+          if (isFinalPaymentStatus(status)) return;
           // A tolerant reading may return a hint that is not a number: the default interval stands in for it.
           waitMs = typeof status.pollInMs === "number" ? status.pollInMs : settings.defaultIntervalMs;
         } catch (error) {
