@@ -678,10 +678,15 @@ export function headerValueProblem(value: unknown): string | undefined {
 }
 
 function readEnv(name: string): string | undefined {
-  // `process` does not exist everywhere (edge runtimes, browsers); the env fallback is then simply absent.
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name];
-  return value === "" ? undefined : value;
+  // `process` does not exist everywhere (edge runtimes, browsers), and Deno without `--allow-env` throws on a read:
+  // the env fallback is then simply absent, and an option given in code still works.
+  try {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+    const value = env?.[name];
+    return value === "" || typeof value !== "string" ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
