@@ -356,3 +356,22 @@ describe("defaultHeaders", () => {
     expect(error.message).not.toContain(TEST_KEY);
   });
 });
+
+describe("a runtime that forbids reading the environment (Deno without --allow-env)", () => {
+  it("builds a client from options given in code, treating every variable as unset", () => {
+    const env = Object.getOwnPropertyDescriptor(process, "env");
+    Object.defineProperty(process, "env", {
+      configurable: true,
+      get() {
+        throw new Error('NotCapable: Requires env access to "MERCHANT_PAYMENTS_LOG"');
+      },
+    });
+    try {
+      const client = new MerchantPaymentsClient({ apiKey: TEST_KEY, baseUrl: BASE_URL });
+      expect(client.mode).toBe("test");
+      expect(() => new MerchantPaymentsClient({ baseUrl: BASE_URL })).toThrow(/apiKey/);
+    } finally {
+      if (env) Object.defineProperty(process, "env", env);
+    }
+  });
+});
