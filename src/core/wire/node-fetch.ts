@@ -84,8 +84,13 @@ function exchange(
       });
     const onAbort = () => fail(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    outgoing.on("error", (cause) => fail(new WireFailure("network", { cause })));
+    // Once the status arrived, a reset is the body's failure: the service answered (see readBody).
+    let status: number | undefined;
+    outgoing.on("error", (cause) =>
+      fail(new WireFailure(status === undefined ? "network" : "unreadable", { cause, status })),
+    );
     outgoing.on("response", (incoming) => {
+      status = incoming.statusCode ?? 0;
       readBody(incoming, request.method, limit).then(
         (text) => settle(() => resolveWith(resolve, reject, incoming, text)),
         fail,
