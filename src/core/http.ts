@@ -26,7 +26,7 @@ import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
-export { createSocketPool, type SocketPool } from "./wire/pool.js";
+export type { SocketPool } from "./wire/pool.js";
 
 /** One attempt, as the policy hands it to the wire. */
 export interface WireRequest {
