@@ -6,85 +6,51 @@
  */
 import { WireFailure } from "./failure.js";
 
-/** A body as fetch implementations hand it over. */
-export type BodyLike = unknown;
-
 type Chunk = Uint8Array | string;
 
-/** The body as UTF-8 text (bad bytes replaced; a BOM kept: it is dropped once, when the policy reads it). */
+/**
+ * The body as UTF-8 text (bad bytes replaced; a BOM kept: it is dropped once, when the policy reads it). Past
+ * `limit` bytes the reading stops and the body is cancelled or destroyed: how fetch is told to drop the connection.
+ */
 export async function readBodyText(
-  body: BodyLike,
+  body: unknown,
   text: (() => Promise<string>) | undefined,
   limit: number,
 ): Promise<string> {
-  const counter = new Counter(limit);
-  if (isWebStream(body)) return counter.readWeb(body);
-  if (isAsyncIterable(body)) return counter.readIterable(body);
-  if (typeof body === "string") return counter.whole(body);
-  if (body instanceof Uint8Array) return counter.whole(body);
-  if ((body === null || body === undefined) && text !== undefined) return counter.whole(await text());
-  return "";
+  const chunks: Iterable<Chunk> | AsyncIterable<Chunk> =
+    typeof body === "string" || body instanceof Uint8Array
+      ? [body]
+      : typeof (body as ReadableStream | null)?.getReader === "function"
+        ? webChunks(body as ReadableStream<Chunk>)
+        : typeof (body as AsyncIterable<Chunk> | null)?.[Symbol.asyncIterator] === "function"
+          ? (body as AsyncIterable<Chunk>)
+          : body == null && text
+            ? [await text()]
+            : [];
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  let out = "";
+  let size = 0;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+    size += bytes.byteLength;
+    // Leaving the loop ends the iteration: a Node stream is destroyed, a web stream cancelled (webChunks).
+    if (size > limit) throw new WireFailure("too_large", { limitBytes: limit });
+    out += decoder.decode(bytes, { stream: true });
+  }
+  return out + decoder.decode();
 }
 
-class Counter {
-  readonly #limit: number;
-  readonly #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-  readonly #encoder = new TextEncoder();
-  #size = 0;
-  #text = "";
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  /** Adds a chunk; false once the limit is passed. */
-  add(chunk: Chunk): boolean {
-    const bytes = typeof chunk === "string" ? this.#encoder.encode(chunk) : chunk;
-    this.#size += bytes.byteLength;
-    if (this.#size > this.#limit) return false;
-    this.#text += this.#decoder.decode(bytes, { stream: true });
-    return true;
-  }
-
-  done(): string {
-    return this.#text + this.#decoder.decode();
-  }
-
-  tooLarge(): WireFailure {
-    return new WireFailure("too_large", { limitBytes: this.#limit });
-  }
-
-  whole(chunk: Chunk): string {
-    if (!this.add(chunk)) throw this.tooLarge();
-    return this.done();
-  }
-
-  /** Past the limit the reading stops and the body is cancelled: how fetch is told to drop the connection. */
-  async readWeb(body: ReadableStream<Chunk>): Promise<string> {
-    const reader = body.getReader();
+/** A web stream's chunks; cancelled when the reading stops early. */
+async function* webChunks(body: ReadableStream<Chunk>): AsyncGenerator<Chunk> {
+  const reader = body.getReader();
+  try {
     for (;;) {
       const chunk = await reader.read();
-      if (chunk.done) return this.done();
-      if (!this.add(chunk.value)) {
-        reader.cancel().catch(() => {});
-        throw this.tooLarge();
-      }
+      if (chunk.done) return;
+      yield chunk.value;
     }
+  } finally {
+    reader.cancel().catch(() => {});
   }
-
-  /** Past the limit the iteration ends, which destroys a Node stream (and its socket). */
-  async readIterable(body: AsyncIterable<Chunk>): Promise<string> {
-    for await (const chunk of body) {
-      if (!this.add(chunk)) throw this.tooLarge();
-    }
-    return this.done();
-  }
-}
-
-function isWebStream(body: unknown): body is ReadableStream<Chunk> {
-  return typeof (body as { getReader?: unknown } | null)?.getReader === "function";
-}
-
-function isAsyncIterable(body: unknown): body is AsyncIterable<Chunk> {
-  return typeof (body as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === "function";
 }

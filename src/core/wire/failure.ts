@@ -39,19 +39,13 @@ export class WireFailure extends Error {
  * included. Those never reach a `ConnectionError.cause`, a log line or an error tracker.
  */
 export function safeCause(error: unknown, depth = 0): Error | undefined {
-  if (error === undefined || error === null) return undefined;
-  if (!(error instanceof Error) && (typeof error !== "object" || !("message" in error))) {
-    return new Error(typeof error === "string" ? error : "unknown failure");
-  }
-  const { name, message, code, cause } = error as {
-    name?: unknown;
-    message?: unknown;
-    code?: unknown;
-    cause?: unknown;
-  };
-  const inner = depth < 3 ? safeCause(cause, depth + 1) : undefined;
-  const copy = new Error(String(message ?? ""), inner === undefined ? undefined : { cause: inner });
+  if (error == null) return undefined;
+  const { name, message, code, cause } = Object(error) as Record<string, unknown>;
+  const copy = new Error(
+    String(typeof error === "string" ? error : (message ?? "")),
+    depth < 3 && cause != null ? { cause: safeCause(cause, depth + 1) } : undefined,
+  );
   copy.name = typeof name === "string" ? name : "Error";
-  if (typeof code === "string" || typeof code === "number") Object.assign(copy, { code });
+  if (code !== undefined) Object.assign(copy, { code: String(code) });
   return copy;
 }

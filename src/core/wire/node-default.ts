@@ -20,9 +20,7 @@ export async function createDefaultFetch(options: DefaultFetchOptions): Promise<
   } catch (cause) {
     nodeFetchModule = undefined;
     throw new ConfigurationError(
-      "This runtime cannot load the SDK's Node transport (node:http). Pass `fetch: globalThis.fetch` in the " +
-        "client options, or let your bundler pick the package's fetch build (export conditions workerd, worker, " +
-        "edge-light, deno, bun).",
+      "This runtime cannot load node:http: pass `fetch: globalThis.fetch` in the client options.",
       { cause },
     );
   }

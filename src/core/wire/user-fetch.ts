@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { type BodyLike, readBodyText } from "./body.js";
+import { readBodyText } from "./body.js";
 import { WireFailure } from "./failure.js";
 import { plainHeaders, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
@@ -20,7 +20,7 @@ import { hasNoBody, wholeResponse } from "./response.js";
 interface AnswerLike {
   status: number;
   headers: unknown;
-  body?: BodyLike;
+  body?: unknown;
   text?: () => Promise<string>;
 }
 
