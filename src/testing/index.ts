@@ -33,6 +33,7 @@ import { createMockServiceCore, type MockService, type MockServiceOptions } from
 
 export type { MockFaultHandle, MockFaultSpec, MockFaultType } from "./faults.js";
 export { MockServiceError } from "./model/errors.js";
+export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/options.js";
 export type {
   MockSeed,
   MockSeedAccount,
@@ -41,7 +42,6 @@ export type {
   MockSeedMerchant,
 } from "./model/seed.js";
 export { DEFAULT_DESTINATION_ADDRESS, DEFAULT_LIVE_ASSET, DEFAULT_TEST_ASSET } from "./model/seed.js";
-export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/store.js";
 export type { MockTokenInfo } from "./model/tokens.js";
 export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./model/typed-data.js";
 export type {

@@ -4,7 +4,7 @@
  * (`test/e2e/portal.e2e.test.ts`) drive the same page in Chromium.
  */
 import { describe, expect, it } from "vitest";
-import type { MockPaymentOption } from "../../src/testing/model/store.js";
+import type { MockPaymentOption } from "../../src/testing/model/options.js";
 import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../../src/testing/model/types.js";
 import { formatCountdown, formatTokenAmount, networkName } from "../../src/testing/portal/format.js";
 import {
@@ -12,7 +12,7 @@ import {
   type PortalInput,
   renderPortal,
   renderPortalNotFound,
-} from "../../src/testing/portal.js";
+} from "../../src/testing/portal/render.js";
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ASSET = "eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -118,12 +118,12 @@ describe("networkName", () => {
 
 describe("formatCountdown", () => {
   it.each([
-    [15 * 60_000, "15:00"],
-    [61_000, "1:01"],
-    [500, "0:01"],
-    [-5_000, "0:00"],
-    [3_723_000, "1:02:03"],
-  ])("%i ms reads %s", (ms, shown) => {
+    [15 * 60_000, "15 min 00 s"],
+    [61_000, "1 min 01 s"],
+    [500, "1 s"],
+    [-5_000, "0 s"],
+    [3_723_000, "1 h 02 min 03 s"],
+  ])("%i ms reads %s: units named, never like a time of day", (ms, shown) => {
     expect(formatCountdown(ms)).toBe(shown);
   });
 });
@@ -156,7 +156,7 @@ describe("renderPortal: what the buyer reads", () => {
   });
 
   it("counts down to expiry from the mock's clock, only while the payment waits", () => {
-    expect(textOf(render({ now: NOW + 10 * 60_000 }), "expiry-time")).toBe("5:00");
+    expect(textOf(render({ now: NOW + 10 * 60_000 }), "expiry-time")).toBe("5 min 00 s");
     expect(render({ payment: payment({ status: "processing" }) })).toMatch(/id="expiry" hidden/);
   });
 
