@@ -40,8 +40,10 @@ export interface MockServerOptions extends Omit<MockServiceOptions, "baseUrl"> {
 
 /** A running mock server. */
 export interface MockServer {
-  /** Base URL, e.g. `http://127.0.0.1:54321` (also the service's `baseUrl`). */
+  /** Base URL, e.g. `http://127.0.0.1:54321` (also the service's `baseUrl`); the `publicUrl` when one was given. */
   readonly url: string;
+  /** The port the server listens on (the one `port: 0` picked). */
+  readonly port: number;
   /** The mock service behind it (controls, inspection). */
   readonly service: MockService;
   /** Stops the server and closes open connections. */
@@ -189,12 +191,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   );
   server.keepAliveTimeout = 5000;
   await listen(server, port, host);
-  const base = serverUrl(host, server.address() as AddressInfo, linkUrl);
+  const address = server.address() as AddressInfo;
+  const base = serverUrl(host, address, linkUrl);
   core.setBaseUrl(base);
 
   let closed: Promise<void> | undefined;
   return {
     url: base,
+    port: address.port,
     service: core.service,
     close() {
       closed ??= new Promise<void>((resolve, reject) => {

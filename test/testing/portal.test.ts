@@ -4,6 +4,7 @@
  * (`test/e2e/portal.e2e.test.ts`) drive the same page in Chromium.
  */
 import { describe, expect, it } from "vitest";
+import { createMockService } from "../../src/testing/index.js";
 import type { MockPaymentOption } from "../../src/testing/model/options.js";
 import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../../src/testing/model/types.js";
 import { formatCountdown, formatTokenAmount, networkName } from "../../src/testing/portal/format.js";
@@ -217,5 +218,43 @@ describe("renderPortalNotFound", () => {
     const shown = textOf(html, "payment-id") ?? "";
     expect(shown.startsWith("pay_&lt;img src=x onerror=alert(1)&gt;")).toBe(true);
     expect(shown.length).toBeLessThan(200);
+  });
+});
+
+describe("fiat → token at the mock's own rate", () => {
+  async function portalOf(unit: string, value: string) {
+    const mock = createMockService();
+    const res = await mock.fetch(`${mock.baseUrl}/v1/merchant/payment`, {
+      method: "POST",
+      headers: {
+        "Api-Key": mock.keys.test,
+        "Merchant-Id": mock.merchantId,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({ referenceId: "o", amount: { unit, value } }),
+    });
+    const { paymentId, gatewayUrl } = (await res.json()) as { paymentId: string; gatewayUrl: string };
+    const html = await (await mock.fetch(gatewayUrl)).text();
+    return { html, option: mock.paymentOptions(paymentId)[0]! };
+  }
+
+  it("1000 JPY is a few USDC, not 1,000.00 USDC, and the page says whose rate it is", async () => {
+    const { html, option } = await portalOf("iso4217/JPY", "1000");
+    expect(option.amount.value).toBe("6700000");
+    expect(html).toContain("6.70 USDC on Base Sepolia");
+    expect(html).not.toContain("1,000.00 USDC");
+    expect(textOf(html, "rate")).toBe(
+      "Token amounts at the mock's own fixed rate 1 JPY = 0.0067 USD, with 1 token = 1 USD (not a market price).",
+    );
+  });
+
+  it("USD stays 1:1; a currency without a rate says so", async () => {
+    const usd = await portalOf("iso4217/USD", "1999");
+    expect(usd.html).toContain("19.99 USDC on Base Sepolia");
+    expect(textOf(usd.html, "rate")).toContain("not a market price");
+    const xof = await portalOf("iso4217/XOF", "500");
+    expect(textOf(xof.html, "rate")).toBe(
+      "The mock has no rate for XOF: token amounts take 1 XOF = 1 USD (not a market price).",
+    );
   });
 });

@@ -98,7 +98,7 @@ export class MockModel {
 
   private applySeed(seed: MockSeed): MockSeed {
     if (!Array.isArray(seed?.accounts) || seed.accounts.length === 0) {
-      throw new TypeError('a seed must hold at least one account: { "accounts": [{}] }');
+      throw new TypeError('seed must hold at least one account: { "accounts": [{}] }');
     }
     return { accounts: seed.accounts.map((a, i) => this.seedAccount(a, `accounts.${i}`)) };
   }
