@@ -244,7 +244,7 @@ describe("fiat → token at the mock's own rate", () => {
     expect(html).toContain("6.70 USDC on Base Sepolia");
     expect(html).not.toContain("1,000.00 USDC");
     expect(textOf(html, "rate")).toBe(
-      "Token amounts at the mock's own fixed rate 1 JPY = 0.0067 USD, with 1 token = 1 USD (not a market price).",
+      "Token amounts at the mock&#39;s own fixed rate 1 JPY = 0.0067 USD, with 1 token = 1 USD (not a market price).",
     );
   });
 
