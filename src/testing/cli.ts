@@ -153,10 +153,12 @@ function parseCli(argv: string[]): CliOptions {
   return options;
 }
 
-function banner(server: MockServer): string {
+function banner(server: MockServer, publicUrl: string | undefined): string {
   const s = server.service;
   const lines = [
-    `merchant-payments mock listening on ${server.url}`,
+    publicUrl === undefined
+      ? `merchant-payments mock listening on ${server.url}`
+      : `merchant-payments mock listening on port ${server.port}; links point to ${server.url}`,
     `  test key:        ${s.keys.test}`,
     `  live key:        ${s.keys.live}`,
     `  merchant id:     ${s.merchantId} (test)`,
@@ -199,7 +201,7 @@ async function main(argv: string[]): Promise<() => Promise<void>> {
     }
     throw err;
   }
-  process.stdout.write(banner(server));
+  process.stdout.write(banner(server, options.publicUrl));
   return () => server.close();
 }
 
