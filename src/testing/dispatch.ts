@@ -135,74 +135,86 @@ function unrouted(req: RawRequest, found: "method" | null): MockServiceError {
     : new MockServiceError(404, "not_found", `No route for ${req.method} ${req.url.pathname}.`);
 }
 
+type Settings = DispatcherInput["settings"];
+
+/** The last touch of every answer: its `Request-Id` and the version header (pinned by the request, or the default). */
+function finish(settings: Settings, req: Pick<RawRequest, "header">, res: RawResponse, requestId: string) {
+  if (res.drop) return res;
+  const versionName = settings.versionHeader.toLowerCase();
+  res.headers["request-id"] = requestId;
+  res.headers[versionName] = req.header(versionName) ?? settings.defaultVersion;
+  return res;
+}
+
+/** The path routed: control paths forgive trailing slashes (`/__mock/`), as a person typing them expects. */
+function routedPath(settings: Settings, path: string): string {
+  const prefix = settings.controlPrefix;
+  if (path !== prefix && !path.startsWith(`${prefix}/`)) return path;
+  return path.replace(/\/+$/, "") || "/";
+}
+
+/** Runs a routed request: a page, a control endpoint, or a logged `/v1` request. */
+async function run(
+  input: DispatcherInput,
+  req: RawRequest,
+  match: MockRoute,
+  params: Record<string, string>,
+  requestId: string,
+): Promise<RawResponse> {
+  const { model, settings } = input;
+  if (match.kind === "page")
+    return match.route.handle({ model, controlPrefix: settings.controlPrefix, params });
+  if (match.kind === "control") {
+    return match.route.handle({
+      service: input.controls,
+      faults: input.faults,
+      req,
+      params,
+      body: controlBody(req),
+    });
+  }
+  const entry = logEntry(req, requestId, input);
+  model.requests.add(entry);
+  const res = await answerApi(input, req, match.route, params);
+  entry.status = res.drop ? null : res.status;
+  return res;
+}
+
 /** Creates the dispatcher over a model, its faults and its controls. */
 export function createDispatcher(input: DispatcherInput): Dispatcher {
-  const { model, settings } = input;
+  const { settings } = input;
   const routes = routeTable(settings.controlPrefix);
-  const versionName = settings.versionHeader.toLowerCase();
-
-  const finish = (req: Pick<RawRequest, "header">, res: RawResponse, requestId: string): RawResponse => {
-    if (res.drop) return res;
-    res.headers["request-id"] = requestId;
-    res.headers[versionName] = req.header(versionName) ?? settings.defaultVersion;
-    return res;
-  };
-
-  async function run(req: RawRequest, match: MockRoute, params: Record<string, string>, requestId: string) {
-    if (match.kind === "page")
-      return match.route.handle({ model, controlPrefix: settings.controlPrefix, params });
-    if (match.kind === "control") {
-      return match.route.handle({
-        service: input.controls,
-        faults: input.faults,
-        req,
-        params,
-        body: controlBody(req),
-      });
-    }
-    const entry = logEntry(req, requestId, input);
-    model.requests.add(entry);
-    const res = await answerApi(input, req, match.route, params);
-    entry.status = res.drop ? null : res.status;
-    return res;
-  }
+  const newId = (): string => randomId("req_", 20);
 
   async function answer(
     req: RawRequest,
     match: MockRoute,
     params: Record<string, string>,
   ): Promise<RawResponse> {
-    const requestId = randomId("req_", 20);
+    const requestId = newId();
     try {
-      return finish(req, await run(req, match, params, requestId), requestId);
+      return finish(settings, req, await run(input, req, match, params, requestId), requestId);
     } catch (err) {
-      return finish(req, answerOfError(err), requestId);
+      return finish(settings, req, answerOfError(err), requestId);
     }
   }
-
-  // Control paths forgive trailing slashes (`/__mock/`), as a person typing them expects.
-  const routedPath = (path: string): string => {
-    const prefix = settings.controlPrefix;
-    if (path !== prefix && !path.startsWith(`${prefix}/`)) return path;
-    return path.replace(/\/+$/, "") || "/";
-  };
 
   return {
     routes,
     dispatch(req) {
-      const found = findRoute(routes, req.method, routedPath(req.url.pathname));
+      const found = findRoute(routes, req.method, routedPath(settings, req.url.pathname));
       if (found === null || found === "method") {
-        return Promise.resolve(finish(req, answerOfError(unrouted(req, found)), randomId("req_", 20)));
+        return Promise.resolve(finish(settings, req, answerOfError(unrouted(req, found)), newId()));
       }
       return answer(req, found.route, found.params);
     },
     answer(req, route) {
-      const segments = pathSegments(routedPath(req.url.pathname));
+      const segments = pathSegments(routedPath(settings, req.url.pathname));
       const params = segments && matchPattern(route.path, segments);
       return params ? answer(req, route, params) : this.dispatch(req);
     },
     refuse(req, err) {
-      return finish(req, answerOfError(err), randomId("req_", 20));
+      return finish(settings, req, answerOfError(err), newId());
     },
   };
 }
