@@ -79,7 +79,7 @@ export interface MockServiceOptions {
   /** Maximum number of logged requests kept (oldest dropped first). Default 1000. */
   requestLogLimit?: number;
   /**
-   * Maximum memory the request log holds, in bytes (oldest dropped first). Default 16 MiB. Only `/v1` requests
+   * Maximum memory the request log holds, in bytes (oldest dropped first). Default 4 MiB. Only `/v1` requests
    * that reach a route are logged, each body cut to 4 KiB.
    */
   requestLogMaxBytes?: number;
@@ -196,7 +196,7 @@ function createModel(options: MockServiceOptions, keyPrefix: string): MockModel 
       },
       tokens: options.tokens,
       requestLogLimit: options.requestLogLimit ?? 1000,
-      requestLogMaxBytes: options.requestLogMaxBytes ?? 16 * 1024 * 1024,
+      requestLogMaxBytes: options.requestLogMaxBytes ?? 4 * 1024 * 1024,
       now: options.now ?? Date.now,
     },
     options.seed ?? defaultSeed(),
