@@ -248,6 +248,7 @@ describe("names: a seed cannot break a page", () => {
     const mock = createMockService();
     const res = await control(mock, "/accounts", { merchants: [{ name: {} }] });
     expect(res.status).toBe(400);
+    expect(mock.accounts).toHaveLength(1); // nothing half-made
     const named = createMockService(seedNamed('</title><script>alert("x")</script>{}$&'));
     const id = await checkoutWith(named, named.merchantId, named.keys.test);
     const page = await named.fetch(`${named.baseUrl}/portal/${id}`);

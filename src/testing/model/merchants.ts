@@ -28,8 +28,11 @@ const STATUSES: ReadonlySet<string> = new Set(["active", "inactive", "suspended"
 const invalid = (message: string, field: string): MockServiceError =>
   new MockServiceError(400, "invalid_request", message, { field });
 
-// Seeds come from JSON files and `POST /__mock/accounts`: a name that is not a string would break every page.
-function checkNewMerchant(input: NewMerchant): void {
+/**
+ * Throws unless `input` can be a merchant. Seeds come from JSON files and `POST /__mock/accounts`: a name that is not
+ * a string would break every page.
+ */
+export function checkNewMerchant(input: NewMerchant): void {
   if (typeof input.name !== "string" || input.name.trim() === "") {
     throw invalid("a merchant's name must be a non-empty string", "name");
   }

@@ -8,7 +8,7 @@
 import { AccountStore } from "./accounts.js";
 import { MockClock } from "./clock.js";
 import { RateWindows, ReplayStore } from "./limits.js";
-import { MerchantStore } from "./merchants.js";
+import { checkNewMerchant, MerchantStore } from "./merchants.js";
 import { PaymentStore } from "./payments.js";
 import { randomId } from "./random.js";
 import { RequestLog } from "./request-log.js";
@@ -117,6 +117,8 @@ export class MockModel {
     if (seed.merchants !== undefined && !Array.isArray(seed.merchants)) {
       throw new TypeError("merchants must be an array");
     }
+    // Checked before anything is stored: a refused seed leaves no account behind.
+    for (const m of seed.merchants ?? []) checkNewMerchant({ ...m, email: m.email ?? null });
     const account = this.accounts.add(seed);
     const merchants = (seed.merchants ?? []).map((m) => this.seedMerchant(account.id, m));
     const { test, live, app } = account.keys;
