@@ -9,7 +9,8 @@ import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
 import { addProblem, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
-import { parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
+import { responseArray } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
 export { MERCHANT_STATUSES } from "../model/merchants.js";
@@ -79,9 +80,9 @@ export type MerchantStatus = OpenEnum<(typeof MERCHANT_STATUSES)[number]>;
 
 const merchantSettlementsObject = responseObject({
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: z.array(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema),
   /** Fiat settlements: bank account configurations. */
-  fiat: z.array(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema),
 });
 
 /** A merchant's configured settlement destinations, as carried in {@link Merchant.settlements}. */
@@ -183,7 +184,7 @@ export const merchantListItemSchema: z.ZodMiniType<MerchantListItem> = z.custom<
 
 const listMerchantsResponseObject = responseObject({
   /** The account's merchants; empty when there are none. */
-  data: z.array(merchantListItemSchema),
+  data: responseArray(merchantListItemSchema),
 });
 
 /** Body of `GET /v1/merchants`: `{ data }`, the items in the shape the service sends. */

@@ -11,6 +11,7 @@ export {
   toCreateCheckoutBody,
 } from "./checkout.js";
 export { fetchActionSchema, toFetchActionBody } from "./gateway.js";
+export { parseInput } from "./input.js";
 export {
   createMerchantResponseSchema,
   listMerchantsQuerySchema,
@@ -18,7 +19,7 @@ export {
   retrieveMerchantResponseSchema,
   toCreateMerchantBody,
 } from "./merchants.js";
-export { parseInput, readResponse } from "./parse.js";
+export { readResponse } from "./parse.js";
 export {
   cancellationResultSchema,
   createPaymentResponseSchema,

@@ -15,7 +15,8 @@ import {
   jsonValueSchema,
   responseObject,
 } from "./common.js";
-import { parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
+import { responseArray } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -180,9 +181,9 @@ export const fiatSettlementSchema: z.ZodMiniType<FiatSettlement> = fiatSettlemen
 
 const settlementsListObject = responseObject({
   /** Fiat settlements: bank account configurations. */
-  fiat: z.array(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema),
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: z.array(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema),
 });
 
 /** The merchant's configured settlement destinations (`settlements.list`): `{ fiat, crypto }`. */
