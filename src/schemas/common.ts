@@ -8,6 +8,7 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { JsonValue } from "../model/json.js";
 import {
   CAIP10_RE,
   CAIP19_RE,
@@ -26,18 +27,11 @@ import {
 } from "../validate/rules.js";
 
 export { unknownField } from "../model/fields.js";
+export type { JsonObject, JsonValue } from "../model/json.js";
 export { assertId } from "../validate/ids.js";
 export { describeType } from "../validate/issues.js";
 export type { Caip2Parts, Caip10Parts, Caip19Parts };
 export { CAIP10_RE, CAIP19_RE, ISO4217_UNIT_RE, MINOR_UNITS_RE, parseCaip2, parseCaip10, parseCaip19 };
-
-/** A JSON value: what the service sends where the document shows no shape. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
-
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
 
 /** Any JSON value, kept as sent (the body came from `JSON.parse`, so it is one). */
 export const jsonValueSchema: z.ZodMiniType<JsonValue> = z.custom<JsonValue>();

@@ -5,16 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import {
-  addProblem,
-  CAIP10_RE,
-  CAIP19_RE,
-  caip10Schema,
-  caip19Schema,
-  type JsonValue,
-  jsonValueSchema,
-  responseObject,
-} from "./common.js";
+import { addProblem, CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { responseArray } from "./parse.js";
 
@@ -192,20 +183,42 @@ export interface SettlementsList extends z.output<typeof settlementsListObject> 
 /** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
 export const settlementsListSchema: z.ZodMiniType<SettlementsList> = settlementsListObject;
 
-/**
- * The answer of `settlements.createCrypto`: the document does not show it, so it is the JSON the service sent.
- */
-export type CreateCryptoSettlementsResponse = JsonValue;
+const createCryptoSettlementsResponseObject = responseObject({
+  /**
+   * The settlements created, when the answer lists them under `crypto` (as the list operation names them, and as the
+   * bundled mock answers). The document does not show this answer: other fields are kept as sent.
+   */
+  crypto: z.optional(responseArray(cryptoSettlementSchema)),
+});
 
-/** Body of `POST .../settlements/crypto`: not documented, so whatever JSON came back is returned. */
+/**
+ * The answer of `settlements.createCrypto`. The document does not show it: what is typed is what it shows of a
+ * crypto settlement (`{ id, asset, destination }`), read from `crypto` when the answer has it; every other field is
+ * kept as sent (read it with `unknownField`).
+ */
+export interface CreateCryptoSettlementsResponse
+  extends z.output<typeof createCryptoSettlementsResponseObject> {}
+
+/** Body of `POST .../settlements/crypto`: an object, `crypto` read as crypto settlements when present. */
 export const createCryptoSettlementsResponseSchema: z.ZodMiniType<CreateCryptoSettlementsResponse> =
-  jsonValueSchema;
+  createCryptoSettlementsResponseObject;
+
+const updateCryptoSettlementResponseObject = responseObject({
+  /** Crypto settlement id (`crypto_...`), when the answer carries it. */
+  id: z.optional(z.string()),
+  /** CAIP-19 asset id, when the answer carries it. */
+  asset: z.optional(z.string()),
+  /** The CAIP-10 destination account, when the answer carries it. */
+  destination: z.optional(z.string()),
+});
 
 /**
- * The answer of `settlements.updateCrypto`: the document does not show it, so it is the JSON the service sent.
+ * The answer of `settlements.updateCrypto`. The document does not show it: the fields of a crypto settlement are typed
+ * where they arrive (the bundled mock answers with the updated settlement), every other field is kept as sent.
  */
-export type UpdateCryptoSettlementResponse = JsonValue;
+export interface UpdateCryptoSettlementResponse
+  extends z.output<typeof updateCryptoSettlementResponseObject> {}
 
-/** Body of `PUT .../settlements/crypto/{id}`: not documented, so whatever JSON came back is returned. */
+/** Body of `PUT .../settlements/crypto/{id}`: an object, its crypto settlement fields typed where present. */
 export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> =
-  jsonValueSchema;
+  updateCryptoSettlementResponseObject;

@@ -12,6 +12,7 @@ import {
   type CheckoutWithRedirectsInput,
   type CreateCheckoutInput,
   type CreateCheckoutResponse,
+  type CreateCryptoSettlementsResponse,
   type CreatedMerchant,
   type CreateMerchantInput,
   type CreatePaymentResponse,
@@ -30,6 +31,7 @@ import {
   type PaymentStatusResult,
   type SettlementsList,
   unknownField,
+  type UpdateCryptoSettlementResponse,
   type WithRequestId,
 } from "../../src/index.js";
 import type {
@@ -103,8 +105,8 @@ describe("undocumented shapes are JSON", () => {
   it("merchant list items and the settlement write answers", () => {
     expectTypeOf<ListMerchantsResponse["data"]>().toEqualTypeOf<MerchantListItem[]>();
     expectTypeOf<MerchantListItem[string]>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<JsonValue>();
+    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<CreateCryptoSettlementsResponse>();
+    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<UpdateCryptoSettlementResponse>();
   });
 });
 
