@@ -129,12 +129,6 @@ export const caip19Schema = z.string().check(byRule(caip19Problem));
 // Amounts
 // ---------------------------------------------------------------------------------------------
 
-const AMOUNT_VALUE_MESSAGE =
-  'must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD';
-
-/** The `value` of an amount: minor units as a decimal string (a number is refused). */
-export const minorUnitsSchema = z.string().check(matching(MINOR_UNITS_RE, AMOUNT_VALUE_MESSAGE));
-
 const iso4217AmountInputObject = z.strictObject({
   /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */
   unit: z
