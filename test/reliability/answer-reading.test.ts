@@ -115,6 +115,22 @@ describe("a wide answer reads in bounded work: drift grouped by field path, capp
     expect(warnings).toHaveLength(1);
   }, 60_000);
 
+  it("an answer that deviates everywhere: at most 20 drift events per call, and one that counts the rest", async () => {
+    // Five wrong spellings of each of the six settlement fields: 30 distinct deviations.
+    const odd = [undefined, 1, true, null, { nested: "x" }];
+    const crypto = odd.map((value) => ({ id: value, asset: value, destination: value }));
+    const fiat = odd.map((value) => ({ id: value, status: value, bankType: value }));
+    const drift: DriftEvent[] = [];
+    const result = await answering(
+      { merchant: { ...merchantWith(crypto), settlements: { crypto, fiat } } },
+      (c) => c.merchants.retrieve("mrch_1"),
+      { hooks: { onDrift: (event) => drift.push(event) } },
+    );
+    expect(result.ok).toBe(true);
+    expect(drift).toHaveLength(21);
+    expect(drift.at(-1)).toMatchObject({ path: "", received: "10 more deviations, not reported" });
+  });
+
   it("a single deviation keeps the path of its item", async () => {
     const drift: DriftEvent[] = [];
     await answering(
