@@ -204,29 +204,35 @@ export function describeReceived(value: unknown): string {
  * the stack past about 100,000 of them.
  */
 export function responseArray<T>(item: z.ZodMiniType<T, unknown>): z.ZodMiniType<T[], unknown> {
+  const chunk = z.array(item);
   return z.pipe(
     z.array(z.unknown()),
-    z.transform((items: unknown[], payload) => readItems(item, items, payload.issues)),
+    z.transform((items: unknown[], payload) => readItems(chunk, items, payload.issues)),
   ) as unknown as z.ZodMiniType<T[], unknown>;
 }
 
-function readItems<T>(item: z.ZodMiniType<T, unknown>, items: unknown[], issues: unknown[]): T[] {
+/** Items read per parse: few enough to bound the issues held at once, many enough to make few zod errors. */
+const ITEMS_PER_PARSE = 1000;
+
+/** Reads the items a chunk at a time, and adds their issues to `issues` once per field path and message. */
+function readItems<T>(chunk: z.ZodMiniType<T[], unknown>, items: unknown[], issues: unknown[]): T[] {
   const out: T[] = [];
   const groups = new Map<string, GroupedIssue & { occurrences: number }>();
-  items.forEach((value, index) => {
-    const parsed = safeParse(item, value, PARSE_CONTEXT);
+  for (let start = 0; start < items.length; start += ITEMS_PER_PARSE) {
+    const parsed = safeParse(chunk, items.slice(start, start + ITEMS_PER_PARSE), PARSE_CONTEXT);
     if (parsed.success) {
-      out.push(parsed.data);
-      return;
+      for (const value of parsed.data) out.push(value);
+      continue;
     }
     for (const issue of parsed.error.issues as GroupedIssue[]) {
-      const path = [index, ...issue.path];
+      const [index, ...rest] = issue.path;
+      const path = [start + Number(index), ...rest];
       const key = `${issue.code}\u0000${fieldPath(path)}\u0000${issue.message}`;
       const seen = groups.get(key);
       if (seen) seen.occurrences += issue.occurrences ?? 1;
       else groups.set(key, { ...issue, path, occurrences: issue.occurrences ?? 1 });
     }
-  });
+  }
   for (const issue of groups.values()) issues.push(issue);
   return out;
 }
