@@ -183,42 +183,44 @@ export interface SettlementsList extends z.output<typeof settlementsListObject> 
 /** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
 export const settlementsListSchema: z.ZodMiniType<SettlementsList> = settlementsListObject;
 
-const createCryptoSettlementsResponseObject = responseObject({
+const cryptoSettlementsRegisteredObject = responseObject({
   /**
    * The settlements created, when the answer lists them under `crypto` (as the list operation names them, and as the
-   * bundled mock answers). The document does not show this answer: other fields are kept as sent.
+   * bundled mock answers). Every other field is kept as sent.
    */
   crypto: z.optional(responseArray(cryptoSettlementSchema)),
 });
 
+/** An answer of `settlements.createCrypto` that has a body: the created settlements under `crypto`, when listed. */
+export interface CryptoSettlementsRegistered extends z.output<typeof cryptoSettlementsRegisteredObject> {}
+
 /**
- * The answer of `settlements.createCrypto`. The document does not show it: what is typed is what it shows of a
- * crypto settlement (`{ id, asset, destination }`), read from `crypto` when the answer has it; every other field is
- * kept as sent (read it with `unknownField`).
+ * The answer of `settlements.createCrypto`. The document does not show it, so it is tolerated whole: no body at all
+ * (`undefined`), or an object whose `crypto`, when present, is read as crypto settlements (`{ id, asset, destination }`,
+ * the shape the document shows for them); every other field is kept as sent (read it with `unknownField`).
  */
-export interface CreateCryptoSettlementsResponse
-  extends z.output<typeof createCryptoSettlementsResponseObject> {}
+export type CreateCryptoSettlementsResponse = CryptoSettlementsRegistered | undefined;
 
-/** Body of `POST .../settlements/crypto`: an object, `crypto` read as crypto settlements when present. */
+/** Body of `POST .../settlements/crypto`: none, or an object whose `crypto` is read as crypto settlements. */
 export const createCryptoSettlementsResponseSchema: z.ZodMiniType<CreateCryptoSettlementsResponse> =
-  createCryptoSettlementsResponseObject;
+  z.optional(cryptoSettlementsRegisteredObject);
 
-const updateCryptoSettlementResponseObject = responseObject({
-  /** Crypto settlement id (`crypto_...`), when the answer carries it. */
-  id: z.optional(z.string()),
-  /** CAIP-19 asset id, when the answer carries it. */
-  asset: z.optional(z.string()),
-  /** The CAIP-10 destination account, when the answer carries it. */
+const cryptoSettlementUpdatedObject = responseObject({
+  /** The settlement's CAIP-10 destination account, when the answer carries it (the bundled mock echoes it). */
   destination: z.optional(z.string()),
 });
 
-/**
- * The answer of `settlements.updateCrypto`. The document does not show it: the fields of a crypto settlement are typed
- * where they arrive (the bundled mock answers with the updated settlement), every other field is kept as sent.
- */
-export interface UpdateCryptoSettlementResponse
-  extends z.output<typeof updateCryptoSettlementResponseObject> {}
+/** An answer of `settlements.updateCrypto` that has a body: its `destination` typed when present. */
+export interface CryptoSettlementUpdated extends z.output<typeof cryptoSettlementUpdatedObject> {}
 
-/** Body of `PUT .../settlements/crypto/{id}`: an object, its crypto settlement fields typed where present. */
-export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> =
-  updateCryptoSettlementResponseObject;
+/**
+ * The answer of `settlements.updateCrypto`. The document does not show it, so it is tolerated whole: no body at all
+ * (`undefined`), or an object whose `destination`, the field the call changes, is typed when present; every other
+ * field is kept as sent (read it with `unknownField`).
+ */
+export type UpdateCryptoSettlementResponse = CryptoSettlementUpdated | undefined;
+
+/** Body of `PUT .../settlements/crypto/{id}`: none, or an object whose `destination` is a string when present. */
+export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> = z.optional(
+  cryptoSettlementUpdatedObject,
+);

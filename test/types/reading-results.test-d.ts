@@ -12,6 +12,7 @@ import type {
   MerchantPaymentsClient,
   UpdateCryptoSettlementResponse,
 } from "../../src/index.js";
+import type { CryptoSettlementsRegistered, CryptoSettlementUpdated } from "../../src/schemas/index.js";
 
 declare const client: MerchantPaymentsClient;
 
@@ -29,11 +30,12 @@ describe("merchants.list items", () => {
 });
 
 describe("settlement write answers", () => {
-  it("type the crypto settlements they show, and nothing they do not", () => {
-    expectTypeOf<CreateCryptoSettlementsResponse["crypto"]>().toEqualTypeOf<CryptoSettlement[] | undefined>();
-    expectTypeOf<UpdateCryptoSettlementResponse["destination"]>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<UpdateCryptoSettlementResponse["id"]>().toEqualTypeOf<string | undefined>();
+  it("type the crypto settlements they show, tolerate no body, and nothing else", () => {
+    expectTypeOf<CreateCryptoSettlementsResponse>().toEqualTypeOf<CryptoSettlementsRegistered | undefined>();
+    expectTypeOf<CryptoSettlementsRegistered["crypto"]>().toEqualTypeOf<CryptoSettlement[] | undefined>();
+    expectTypeOf<UpdateCryptoSettlementResponse>().toEqualTypeOf<CryptoSettlementUpdated | undefined>();
+    expectTypeOf<CryptoSettlementUpdated["destination"]>().toEqualTypeOf<string | undefined>();
     // @ts-expect-error no index signature: an added field is read with unknownField
-    void ({} as CreateCryptoSettlementsResponse).settlements;
+    void ({} as CryptoSettlementsRegistered).settlements;
   });
 });
