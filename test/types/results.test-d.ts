@@ -30,8 +30,8 @@ import {
   type PaymentInfo,
   type PaymentStatusResult,
   type SettlementsList,
-  unknownField,
   type UpdateCryptoSettlementResponse,
+  unknownField,
   type WithRequestId,
 } from "../../src/index.js";
 import type {
@@ -105,8 +105,12 @@ describe("undocumented shapes are JSON", () => {
   it("merchant list items and the settlement write answers", () => {
     expectTypeOf<ListMerchantsResponse["data"]>().toEqualTypeOf<MerchantListItem[]>();
     expectTypeOf<MerchantListItem[string]>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<CreateCryptoSettlementsResponse>();
-    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<UpdateCryptoSettlementResponse>();
+    expectTypeOf<
+      z.output<typeof createCryptoSettlementsResponseSchema>
+    >().toEqualTypeOf<CreateCryptoSettlementsResponse>();
+    expectTypeOf<
+      z.output<typeof updateCryptoSettlementResponseSchema>
+    >().toEqualTypeOf<UpdateCryptoSettlementResponse>();
   });
 });
 
