@@ -3,7 +3,7 @@
  * (chain, account, asset) identifiers and amounts.
  *
  * Input schemas here are strict and carry human messages phrased without a subject
- * (`must be ...`); {@link parseInput} puts the field name in front.
+ * (`must be ...`); `parseInput` (`input.ts`) puts the field name in front.
  *
  * @module
  */
