@@ -8,8 +8,19 @@
  * True when `action` is a `walletRpc` action. On the SDK's `Action` union it narrows to `WalletRpcAction` fully,
  * `data` and the decoded view included.
  */
-export function isWalletRpcAction<A extends { readonly type: string }>(
+export function isWalletRpcAction<
+  A extends {
+    /** The action type. */
+    readonly type: string;
+  },
+>(
   action: A,
-): action is Extract<A, { readonly type: "walletRpc" }> {
+): action is Extract<
+  A,
+  {
+    /** `walletRpc`: a wallet RPC call to perform. */
+    readonly type: "walletRpc";
+  }
+> {
   return action.type === "walletRpc";
 }

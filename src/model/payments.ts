@@ -6,14 +6,6 @@
  */
 import { isHttpsUrl } from "../validate/rules.js";
 
-/** What the money predicates read of a status result: its `status` and its `isFinal` flag. */
-export interface StatusReading {
-  /** The payment status, as the service sent it. */
-  readonly status: string;
-  /** The service's `isFinal`, as it sent it (tolerant reading keeps a mistyped one). */
-  readonly isFinal: boolean;
-}
-
 /**
  * The fields that may hold the buyer's wallet link in the answer of `POST /v1/payments`, in the order they are
  * tried (the document leaves the link's field name open). The exact word first, then names that say "wallet", then
@@ -50,7 +42,7 @@ const NOT_A_LINK_FIELD_RE =
 
 /**
  * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds a
- * link (see {@link isWalletLink}); else the one other top-level field that holds one, if there is exactly one (two
+ * link (an `https:` URL, a wallet URI, or `http:` to a loopback host); else the one other top-level field that holds one, if there is exactly one (two
  * would be a guess). The fallback never reads a field named like a picture (`iconUrl`, `logo`, `qrImage`) or an id
  * (`referenceId`, which echoes the merchant's own order id), nor a value equal to the echoed `referenceId`.
  *
@@ -107,7 +99,12 @@ export function isTerminalPaymentStatus(status: string): status is TerminalPayme
  * to be final, `failed` with `isFinal: false`) is not final: keep waiting. Polling ends on this, and an order is
  * marked unpaid only on a final `failed`, `expired` or `cancelled`.
  */
-export function isFinalPaymentStatus(result: StatusReading): boolean {
+export function isFinalPaymentStatus(result: {
+  /** The payment status, as the service sent it. */
+  readonly status: string;
+  /** The service's `isFinal`, as it sent it. */
+  readonly isFinal: boolean;
+}): boolean {
   return result.isFinal === true && isTerminalPaymentStatus(result.status);
 }
 
@@ -116,7 +113,12 @@ export function isFinalPaymentStatus(result: StatusReading): boolean {
  * `true`. The one reading on which to fulfil an order; a contradictory answer (read in tolerant mode) is never
  * fulfillable.
  */
-export function isFulfillable(result: StatusReading): boolean {
+export function isFulfillable(result: {
+  /** The payment status, as the service sent it. */
+  readonly status: string;
+  /** The service's `isFinal`, as it sent it. */
+  readonly isFinal: boolean;
+}): boolean {
   return result.status === "succeeded" && result.isFinal === true;
 }
 

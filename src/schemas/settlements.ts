@@ -191,36 +191,31 @@ const cryptoSettlementsRegisteredObject = responseObject({
   crypto: z.optional(responseArray(cryptoSettlementSchema)),
 });
 
-/** An answer of `settlements.createCrypto` that has a body: the created settlements under `crypto`, when listed. */
-export interface CryptoSettlementsRegistered extends z.output<typeof cryptoSettlementsRegisteredObject> {}
-
 /**
- * The answer of `settlements.createCrypto`. The document does not show it, so it is tolerated whole: no body at all
- * (`undefined`), or an object whose `crypto`, when present, is read as crypto settlements (`{ id, asset, destination }`,
- * the shape the document shows for them); every other field is kept as sent (read it with `unknownField`).
+ * The answer of `settlements.createCrypto` when it has a body (with none, the call resolves to `undefined`). The
+ * document does not show it, so it is tolerated whole: `crypto`, when present, is read as crypto settlements
+ * (`{ id, asset, destination }`, the shape the document shows for them); every other field is kept as sent (read it
+ * with `unknownField`).
  */
-export type CreateCryptoSettlementsResponse = CryptoSettlementsRegistered | undefined;
+export interface CreateCryptoSettlementsResponse extends z.output<typeof cryptoSettlementsRegisteredObject> {}
 
 /** Body of `POST .../settlements/crypto`: none, or an object whose `crypto` is read as crypto settlements. */
-export const createCryptoSettlementsResponseSchema: z.ZodMiniType<CreateCryptoSettlementsResponse> =
-  z.optional(cryptoSettlementsRegisteredObject);
+export const createCryptoSettlementsResponseSchema: z.ZodMiniType<
+  CreateCryptoSettlementsResponse | undefined
+> = z.optional(cryptoSettlementsRegisteredObject);
 
 const cryptoSettlementUpdatedObject = responseObject({
   /** The settlement's CAIP-10 destination account, when the answer carries it (the bundled mock echoes it). */
   destination: z.optional(z.string()),
 });
 
-/** An answer of `settlements.updateCrypto` that has a body: its `destination` typed when present. */
-export interface CryptoSettlementUpdated extends z.output<typeof cryptoSettlementUpdatedObject> {}
-
 /**
- * The answer of `settlements.updateCrypto`. The document does not show it, so it is tolerated whole: no body at all
- * (`undefined`), or an object whose `destination`, the field the call changes, is typed when present; every other
- * field is kept as sent (read it with `unknownField`).
+ * The answer of `settlements.updateCrypto` when it has a body (with none, the call resolves to `undefined`). The
+ * document does not show it, so it is tolerated whole: `destination`, the field the call changes, is typed when
+ * present; every other field is kept as sent (read it with `unknownField`).
  */
-export type UpdateCryptoSettlementResponse = CryptoSettlementUpdated | undefined;
+export interface UpdateCryptoSettlementResponse extends z.output<typeof cryptoSettlementUpdatedObject> {}
 
 /** Body of `PUT .../settlements/crypto/{id}`: none, or an object whose `destination` is a string when present. */
-export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> = z.optional(
-  cryptoSettlementUpdatedObject,
-);
+export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse | undefined> =
+  z.optional(cryptoSettlementUpdatedObject);

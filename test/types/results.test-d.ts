@@ -105,12 +105,12 @@ describe("undocumented shapes are JSON", () => {
   it("merchant list items and the settlement write answers", () => {
     expectTypeOf<ListMerchantsResponse["data"]>().toEqualTypeOf<MerchantListItem[]>();
     expectTypeOf<MerchantListItem[string]>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<
-      z.output<typeof createCryptoSettlementsResponseSchema>
-    >().toEqualTypeOf<CreateCryptoSettlementsResponse>();
-    expectTypeOf<
-      z.output<typeof updateCryptoSettlementResponseSchema>
-    >().toEqualTypeOf<UpdateCryptoSettlementResponse>();
+    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<
+      CreateCryptoSettlementsResponse | undefined
+    >();
+    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<
+      UpdateCryptoSettlementResponse | undefined
+    >();
   });
 });
 
