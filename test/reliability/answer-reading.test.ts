@@ -229,3 +229,34 @@ describe("merchants.list items carry a typed id", () => {
     ]);
   });
 });
+
+describe("the settlement write answers (not shown by the document) are tolerated and typed where they can be", () => {
+  const register = (c: MerchantPaymentsClient) =>
+    c.settlements.createCrypto("mrch_1", [
+      { asset: "eip155:1/slip44:60", destination: `eip155:1:0x${"ab".repeat(20)}` },
+    ]);
+
+  it("createCrypto reads the created settlements under crypto, and keeps what else came", async () => {
+    const result = await answering({ crypto: [{ id: "crypto_1", ...CRYPTO }], batch: "b_1" }, register);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { crypto: [{ id: "crypto_1", ...CRYPTO }], batch: "b_1" },
+    });
+  });
+
+  it.each(["strict", "tolerant"] as const)(
+    "%s: createCrypto answered with no body resolves to undefined",
+    async (mode) => {
+      await server.reset();
+      server.script({ kind: "text", status: 201, body: "" });
+      await expect(register(client({ responseValidation: mode }))).resolves.toBeUndefined();
+    },
+  );
+
+  it("updateCrypto types the destination it changed, and keeps what else came", async () => {
+    const result = await answering({ id: "crypto_1", ...CRYPTO }, (c) =>
+      c.settlements.updateCrypto("mrch_1", "crypto_1", { destination: `eip155:1:0x${"ab".repeat(20)}` }),
+    );
+    expect(result).toEqual({ ok: true, value: { id: "crypto_1", ...CRYPTO } });
+  });
+});
