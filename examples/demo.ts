@@ -67,7 +67,9 @@ async function main(): Promise<void> {
   const serve = process.argv.includes("--serve");
   // Ctrl+C, or SIGTERM from a CI runner, `docker stop` or `kill`: stop the servers, remove the temporary database.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void cleanUp().finally(() => process.exit(serve ? 0 : 1)));
+    // `on`, not `once`: a terminal or a supervisor may signal every process of the group (npm, tsx, this one), so
+    // the same signal can come twice; a second one must not kill the cleanup half-way.
+    process.on(signal, () => void cleanUp().finally(() => process.exit(serve ? 0 : 1)));
   }
   const mock = await startMockServer({ pollInMs: 200, port: portArg("mock-port", serve ? 4010 : 0) });
   cleanups.push(() => mock.close());

@@ -55,6 +55,7 @@ step() {
 # start NAME COMMAND: starts a server in the background, in its own process group; sets $pid and $log.
 start() {
   log="$logs/$((++count)).log"
+  : >"$log"
   (cd "$repo" && exec setsid bash -c "exec $2") >"$log" 2>&1 &
   pid=$!
   bg_pids+=("$pid")
@@ -71,12 +72,14 @@ await_line() {
   return 1
 }
 
-# stop_with_sigterm LIMIT: SIGTERM to the server's first process (as a supervisor or `kill` sends it); waits for
-# the exit, bounded; returns its exit status (124 when it did not end in time).
+# stop_with_sigterm LIMIT: SIGTERM to the server's process group (what Ctrl+C, a terminal closing, or a supervisor
+# stopping a service does: npm, tsx and node each get it), then waits, bounded, until every process of the group
+# has ended. Returns 0 when the first process ended by the signal or with status 0, 124 when the group did not end
+# in time.
 stop_with_sigterm() {
-  kill -TERM "$pid" 2>/dev/null
+  kill -TERM -- "-$pid" 2>/dev/null
   local deadline=$((SECONDS + $1))
-  while kill -0 "$pid" 2>/dev/null; do
+  while kill -0 -- "-$pid" 2>/dev/null; do
     if [ $SECONDS -ge $deadline ]; then
       kill -KILL -- "-$pid" 2>/dev/null
       return 124
@@ -84,11 +87,14 @@ stop_with_sigterm() {
     sleep 0.2
   done
   wait "$pid"
+  local rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 143 ]
 }
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-leftovers() { ls -A "$TMPDIR" | grep -v '^tsx-' || true; }
+# What the commands left in the temp dir, tools' own caches aside (tsx's and Node's compile caches).
+leftovers() { ls -A "$TMPDIR" | grep -vE '^(tsx-|node-compile-cache$)' || true; }
 
 # --- the commands --------------------------------------------------------------------------------------------------
 start_step=$SECONDS
@@ -124,10 +130,8 @@ elif ! curl -fsS "http://127.0.0.1:$shop_port/" | grep -q 'id="buy"'; then
 elif [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$shop_port/orders")" != 303 ]; then
   fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
 else
-  stop_with_sigterm 60
-  rc=$?
-  if [ "$rc" != 0 ]; then
-    fail "$name" $((SECONDS - start_step)) "$log" "exit $rc after SIGTERM"
+  if ! stop_with_sigterm 60; then
+    fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM"
   elif curl -s -o /dev/null "http://127.0.0.1:$shop_port/" || curl -s -o /dev/null "http://127.0.0.1:$mock_port/"; then
     fail "$name" $((SECONDS - start_step)) "$log" "still listening after SIGTERM"
   elif [ -n "$(leftovers)" ]; then
@@ -169,7 +173,7 @@ else
   if [ -z "$location" ] || [ "$payment_id" = "$location" ]; then
     fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
   elif [ "$rc" != 0 ]; then
-    fail "$name" $((SECONDS - start_step)) "$log" "exit $rc after SIGTERM"
+    fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM"
   else
     say ok $((SECONDS - start_step)) "$name"
     curl -fsS -X POST -H 'content-type: application/json' -d '{}' \
