@@ -8,6 +8,8 @@
 #   bash scripts/check-fresh-clone.sh               the README's install, demo, demo --serve, each example, the
 #                                                   pre-publish install (npm pack), the mock CLI
 #   FRESH_CLONE_INSTALL="npm ci" bash scripts/...   another install command (the README's is `npm install`)
+#   bash scripts/check-fresh-clone.sh --npm-test    also the README's test command, `npm test` (CI runs it on its
+#                                                   own clone already, so it is off by default)
 #
 # Exit status: 0 when every command did what the README says, 1 otherwise.
 set -uo pipefail
@@ -32,7 +34,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-say() { printf '%-4s %5ss  %s\n' "$1" "$2" "$3"; }
+commands=0
+say() {
+  commands=$((commands + 1))
+  printf '%-4s %5ss  %s\n' "$1" "$2" "$3"
+}
 
 fail() { # name, seconds, log, why
   say FAIL "$2" "$1${4:+ ($4)}"
@@ -186,7 +192,12 @@ step "npx tsx examples/worker.ts" 180 "npx tsx examples/worker.ts | tee /dev/std
 step "MERCHANT_NAME=… SETTLEMENTS=… npx tsx examples/setup-merchant.ts" 120 \
   "MERCHANT_NAME=Acme MERCHANT_EMAIL=ops@acme.example SETTLEMENTS='[{\"asset\":\"eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e\",\"destination\":\"eip155:84532:0x52908400098527886E0F7030069857D2E4169EE7\"}]' STATE_FILE=.merchant-setup.json npx tsx examples/setup-merchant.ts"
 pid=$mock_pid log=$mock_log
-stop_with_sigterm 30 || fail "the mock stops on SIGTERM" 0 "$mock_log"
+start_step=$SECONDS
+if stop_with_sigterm 30; then
+  say ok $((SECONDS - start_step)) "the mock stops on SIGTERM"
+else
+  fail "the mock stops on SIGTERM" $((SECONDS - start_step)) "$mock_log"
+fi
 step "npx vitest run examples/testing" 300 "npx vitest run examples/testing"
 
 # Before the package is published: the packed tarball, installed into an app of one's own.
@@ -197,10 +208,14 @@ step "npm install <the packed tarball> (in a new app); import it; npx merchant-p
    && node --input-type=module -e \"import { MerchantPaymentsClient } from 'merchant-payments'; if (typeof MerchantPaymentsClient !== 'function') process.exit(1)\" \
    && npx merchant-payments-mock --help"
 
+if [ "${1:-}" = "--npm-test" ]; then
+  step "npm test" 2400 "npm test"
+fi
+
 if [ -n "$(leftovers)" ]; then
   fail "nothing left in the temp dir" 0 /dev/null "$(leftovers | tr '\n' ' ')"
 else
   say ok 0 "nothing left in the temp dir"
 fi
-echo "fresh clone: $((count + 1)) commands, ${failures} failed, $((SECONDS - started)) s"
+echo "fresh clone: ${commands} checks, ${failures} failed, $((SECONDS - started)) s"
 [ "$failures" = 0 ]
