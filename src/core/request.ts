@@ -18,6 +18,7 @@ import {
   ResponseValidationError,
   TimeoutError,
 } from "../errors.js";
+import type { CallInput, HttpMethod, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
 import type { Drift } from "../schemas/parse.js";
 import {
@@ -26,6 +27,7 @@ import {
   headerValueTextProblem,
   RESERVED_HEADERS,
 } from "../validate/headers.js";
+import { pathSegment } from "../validate/ids.js";
 import {
   checkOptions,
   describeType,
@@ -106,26 +108,22 @@ const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   "cookie",
 ]);
 
-/** The HTTP methods the interface uses. */
-export type HttpMethod = "GET" | "POST" | "PUT";
+type Query = Record<string, string | number | boolean | undefined>;
 
-/** One operation of the interface, as a resource method describes it. The policy does the rest. */
-export interface Operation<S extends Schema> {
+/** One call of an operation: its row filled with the method's input. */
+interface Operation<S extends Schema> {
   method: HttpMethod;
   /** Path below the base URL, starting with `/v1/`; ids already encoded (see `pathSegment`). */
   path: string;
-  query?: Record<string, string | number | boolean | undefined> | undefined;
+  query?: Query | undefined;
   /** JSON body; `undefined` sends none. */
   body?: unknown;
   /** Schema the 2xx body must match; its output is what the call resolves to. */
   response: S;
   /** Payment operations carry `Merchant-Id`, from the call or the client; without one nothing is sent. */
-  merchantScoped?: boolean;
-  /**
-   * `"always"`: the spec makes the service replay on the same key, so a fresh UUID is sent unless the caller gives
-   * one, and the call is retried with it. Otherwise a key is sent only when the caller gives one.
-   */
-  idempotencyKey?: "always";
+  merchantScoped: boolean;
+  /** See {@link OperationRow.idempotencyKey}. */
+  idempotencyKey: OperationRow["idempotencyKey"];
 }
 
 const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
@@ -190,22 +188,20 @@ export class Transport {
   }
 
   /**
-   * Sends an operation and resolves to its parsed response, or rejects with a typed error. `describe` builds the
-   * operation (checking the method's inputs) inside the promise, so a bad input is a rejection like any other.
+   * Sends the operation of `row` and resolves to its parsed response, or rejects with a typed error. The ids, the
+   * input and the options are checked inside the promise, so a bad input is a rejection like any other.
    */
-  request<S extends Schema>(
-    describe: (schemas: Schemas) => Operation<S>,
-    options?: RequestOptions,
-  ): APIPromise<z.output<S>> {
-    return new APIPromise(this.#run(describe, options));
+  call<R extends OperationRow>(row: R, input: CallInput, options?: RequestOptions): APIPromise<ResultOf<R>> {
+    return new APIPromise(this.#run(row, input, options)) as APIPromise<ResultOf<R>>;
   }
 
-  async #run<S extends Schema>(
-    describe: (schemas: Schemas) => Operation<S>,
+  async #run(
+    row: OperationRow,
+    input: CallInput,
     options: RequestOptions | undefined,
-  ): Promise<Answer<z.output<S>>> {
+  ): Promise<Answer<unknown>> {
     const schemas = await loadSchemas();
-    const operation = describe(schemas);
+    const operation = this.#operationOf(schemas, row, input);
     // Checked before a key is made: a bad option is refused without loading anything.
     if (options !== undefined) checkRequestOptions(options);
     const idempotencyKey =
@@ -215,13 +211,31 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
       const outcome = await this.#attempt(schemas, operation.response, call, attempt);
-      if ("answer" in outcome) return outcome.answer;
+      if ("answer" in outcome) return unwrapped(outcome.answer, row.unwrap);
       const mayRepeat = call.safeToRepeat || outcome.refusedByService;
       if (!outcome.retryable || !mayRepeat || attempt >= call.maxRetries) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
       if (this.#observed) this.#emitRetry({ ...call.event, attempt }, delayMs, outcome.reason);
       await sleep(delayMs, call.signal);
     }
+  }
+
+  /** The operation a row and a method's input make: ids checked into the path, the input into a body or query. */
+  #operationOf(schemas: Schemas, row: OperationRow, { params = {}, input }: CallInput): Operation<Schema> {
+    const path = row.path.replace(/:(\w+)/g, (_, name: string) => pathSegment(name, params[name]));
+    const context = { againstLocalMock: this.talksToLoopback };
+    const build = row.body && (schemas[row.body] as (input: unknown, context: object) => unknown);
+    return {
+      method: row.method,
+      path,
+      query:
+        row.query &&
+        (schemas.parseInput(schemas[row.query], refuseMisplacedOptions(input), "query") as Query),
+      body: build?.(input, context),
+      response: schemas[row.response],
+      merchantScoped: row.merchantScoped,
+      idempotencyKey: row.idempotencyKey,
+    };
   }
 
   #prepare(
@@ -560,6 +574,28 @@ export function checkRequestOptions(options: unknown, moreNames: readonly string
   }
   if (issues.length > 0) throw new InputValidationError(issues);
   checkOptions(options, REQUEST_OPTION_CHECKS);
+}
+
+/** The answer with its data replaced by the field the row names as the result. */
+function unwrapped(answer: Answer<unknown>, field: string | undefined): Answer<unknown> {
+  if (field === undefined) return answer;
+  return { ...answer, data: (answer.data as Record<string, unknown>)[field] };
+}
+
+/**
+ * `merchants.list({ timeoutMs: 5 })` means a request option, not a query parameter named `timeoutMs`: sending it to
+ * the service would drop the option silently.
+ */
+function refuseMisplacedOptions(query: unknown): unknown {
+  if (!isRecord(query)) return query;
+  const name = REQUEST_OPTION_NAMES.find((option) => option in query);
+  if (name !== undefined) {
+    throw invalidInput(
+      `query.${name}`,
+      `is a request option: pass it as the second argument, merchants.list(query, { ${name} })`,
+    );
+  }
+  return query;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -2,9 +2,10 @@ import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request.js";
 import { CheckoutReturnError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
+import { OPERATIONS } from "../operations.js";
 import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
-import { assertId, pathSegment } from "../validate/ids.js";
+import { assertId } from "../validate/ids.js";
 import { describeType, invalidInput, isRecord } from "../validate/issues.js";
 import { PollingResource, type PollOptions } from "./polling.js";
 
@@ -68,29 +69,12 @@ export class Checkout extends PollingResource {
    * `options.idempotencyKey`.
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: "/v1/merchant/payment",
-        body: schemas.toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
-        response: schemas.createCheckoutResponseSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.createCheckout, { input }, options);
   }
 
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "GET",
-        path: `/v1/merchant/payment/${pathSegment("paymentId", paymentId)}/status`,
-        response: schemas.checkoutStatusResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.checkoutStatus, { params: { paymentId } }, options);
   }
 
   /**

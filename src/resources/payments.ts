@@ -1,12 +1,12 @@
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request.js";
+import { OPERATIONS } from "../operations.js";
 import type {
   CancellationResult,
   CreatePaymentInput,
   CreatePaymentResponse,
   PaymentStatusResult,
 } from "../schemas/payments.js";
-import { pathSegment } from "../validate/ids.js";
 import { PollingResource } from "./polling.js";
 
 /**
@@ -21,41 +21,16 @@ export class Payments extends PollingResource {
    * `rate_limited` refusal is retried without a key.
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: "/v1/payments",
-        body: schemas.toCreatePaymentBody(input),
-        response: schemas.createPaymentResponseSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.createPayment, { input }, options);
   }
 
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "GET",
-        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/status`,
-        response: schemas.paymentStatusResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.paymentStatus, { params: { paymentId } }, options);
   }
 
   /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
   cancel(paymentId: string, options?: RequestOptions): APIPromise<CancellationResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/cancel`,
-        response: schemas.cancellationResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.cancelPayment, { params: { paymentId } }, options);
   }
 }

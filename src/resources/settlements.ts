@@ -1,25 +1,18 @@
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request.js";
+import { OPERATIONS } from "../operations.js";
 import type {
   CreateCryptoSettlementsInput,
   SettlementsList,
   UpdateCryptoSettlementInput,
 } from "../schemas/settlements.js";
-import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
 /** Where a merchant's funds go: crypto (an asset and a destination account on its chain) and fiat (bank) settlements. */
 export class Settlements extends APIResource {
   /** Lists the merchant's settlement destinations (`GET /v1/merchants/{merchantId}/settlements`). */
   list(merchantId: string, options?: RequestOptions): APIPromise<SettlementsList> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "GET",
-        path: settlementsPath(merchantId),
-        response: schemas.settlementsListSchema,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.listSettlements, { params: { merchantId } }, options);
   }
 
   /**
@@ -33,16 +26,8 @@ export class Settlements extends APIResource {
     settlements: CreateCryptoSettlementsInput,
     options?: RequestOptions,
   ): APIPromise<unknown> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: `${settlementsPath(merchantId)}/crypto`,
-        body: schemas.toCreateCryptoSettlementsBody(settlements),
-        response: schemas.createCryptoSettlementsResponseSchema,
-        idempotencyKey: "always",
-      }),
-      options,
-    );
+    const input = { params: { merchantId }, input: settlements };
+    return this.transport.call(OPERATIONS.createCryptoSettlements, input, options);
   }
 
   /**
@@ -55,18 +40,7 @@ export class Settlements extends APIResource {
     changes: UpdateCryptoSettlementInput,
     options?: RequestOptions,
   ): APIPromise<unknown> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "PUT",
-        path: `${settlementsPath(merchantId)}/crypto/${pathSegment("settlementId", settlementId)}`,
-        body: schemas.toUpdateCryptoSettlementBody(changes),
-        response: schemas.updateCryptoSettlementResponseSchema,
-      }),
-      options,
-    );
+    const input = { params: { merchantId, settlementId }, input: changes };
+    return this.transport.call(OPERATIONS.updateCryptoSettlement, input, options);
   }
-}
-
-function settlementsPath(merchantId: string): string {
-  return `/v1/merchants/${pathSegment("merchantId", merchantId)}/settlements`;
 }
