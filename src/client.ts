@@ -1,5 +1,6 @@
-import { type ClientOptions, type Mode, mergeOptions, resolveConfig, settledOptions } from "./core/config.js";
-import { Transport } from "./core/request.js";
+import { mergeOptions, resolveConfig } from "./core/config.js";
+import type { ClientOptions, Mode } from "./core/options.js";
+import { Transport } from "./core/transport.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";
@@ -37,13 +38,13 @@ export class MerchantPaymentsClient {
   readonly checkout: Checkout;
   /** Wallet-facing operations: fetchAction. */
   readonly gateway: Gateway;
-  /** The settled options, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
+  /** The options as given, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
   readonly #options: ClientOptions;
 
   /** @throws {ConfigurationError} when an option is missing, unknown or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {
     const config = resolveConfig(options);
-    this.#options = settledOptions(config, options);
+    this.#options = config.options;
     this.mode = config.mode;
     this.baseUrl = config.baseUrl;
     this.merchantId = config.merchantId;

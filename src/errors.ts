@@ -173,13 +173,17 @@ export class BadRequestError extends APIError {
   override name = "BadRequestError";
 }
 
-/** The request never got an HTTP answer (DNS, refused or reset connection, a body cut off). */
+/**
+ * The request never got an HTTP response (DNS, refused or reset connection, a body cut off, or no response in time:
+ * {@link TimeoutError}). Worth trying again later: retried automatically when repeating is safe.
+ */
 export class ConnectionError extends RequestError {
   /** Always "ConnectionError". */
   override name = "ConnectionError";
-  constructor(request: RequestContext, options?: { cause?: unknown }) {
+  /** `message`: how it failed, when more is known than "could not reach the service". */
+  constructor(request: RequestContext, options?: { cause?: unknown }, message?: string) {
     super(
-      `${request.method} ${request.path} failed: could not reach the service`,
+      message ?? `${request.method} ${request.path} failed: could not reach the service`,
       request,
       undefined,
       options,
@@ -187,14 +191,14 @@ export class ConnectionError extends RequestError {
   }
 }
 
-/** The request took longer than `timeoutMs` (on its last attempt). */
-export class TimeoutError extends RequestError {
+/** The request took longer than `timeoutMs` (on its last attempt). A kind of {@link ConnectionError}. */
+export class TimeoutError extends ConnectionError {
   /** Always "TimeoutError". */
   override name = "TimeoutError";
   /** The time allowed for the attempt, in milliseconds. */
   readonly timeoutMs: number;
   constructor(request: RequestContext, timeoutMs: number) {
-    super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`, request, undefined);
+    super(request, undefined, `${request.method} ${request.path} timed out after ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }

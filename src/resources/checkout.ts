@@ -1,5 +1,5 @@
 import type { APIPromise } from "../core/api-promise.js";
-import { checkRequestOptions, type RequestOptions } from "../core/request.js";
+import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
 import { CheckoutReturnError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
 import { OPERATIONS } from "../operations.js";

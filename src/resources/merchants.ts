@@ -1,5 +1,5 @@
 import type { APIPromise } from "../core/api-promise.js";
-import type { RequestOptions } from "../core/request.js";
+import type { RequestOptions } from "../core/request-options.js";
 import { OPERATIONS } from "../operations.js";
 import type {
   CreatedMerchant,

@@ -1,4 +1,4 @@
-import type { Transport } from "../core/request.js";
+import type { Transport } from "../core/transport.js";
 
 /** Base of the namespaced sub-clients: each holds the client's one transport and describes its operations. */
 export abstract class APIResource {

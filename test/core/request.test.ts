@@ -341,6 +341,8 @@ describe("timeouts and abort", () => {
     });
     const error = await failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(TimeoutError);
+    // "Try again later" is one instanceof: no response in time is a kind of no response.
+    expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ timeoutMs: 30, method: "GET", path: "/v1/merchants/mrch_1" });
     expect(mock.requests).toHaveLength(2);
   });
