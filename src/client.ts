@@ -1,3 +1,8 @@
+/**
+ * `MerchantPaymentsClient`: resolves the options, builds the transport and the namespaced sub-clients.
+ *
+ * @module
+ */
 import { mergeOptions, resolveConfig } from "./core/config.js";
 import type { ClientOptions, Mode } from "./core/options.js";
 import { Transport } from "./core/transport.js";

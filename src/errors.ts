@@ -63,7 +63,7 @@ export interface RequestContext {
 }
 
 /**
- * Base of the errors about one request (an answer, no answer, an unreadable answer): where it was going, and the
+ * Base of the errors about one request (a response, no response, an unreadable response): where it was going, and the
  * request id the service gave, to quote in a support ticket.
  */
 export class RequestError extends MerchantPaymentsError {
@@ -73,7 +73,7 @@ export class RequestError extends MerchantPaymentsError {
   readonly method: string;
   /** The path of the request, without host or query string. */
   readonly path: string;
-  /** The request id the service returned in a response header, when there was an answer that carried one. */
+  /** The request id the service returned in a response header, when there was a response that carried one. */
   readonly requestId: string | undefined;
 
   constructor(
@@ -91,13 +91,13 @@ export class RequestError extends MerchantPaymentsError {
 
 /** What an {@link APIError} is built from. */
 export interface APIErrorInit {
-  /** The HTTP status of the answer. */
+  /** The HTTP status of the response. */
   status: number;
-  /** The service's error body, when the answer held one. */
+  /** The service's error body, when the response held one. */
   body: ErrorBody | undefined;
   /** The body as text when it was not the service's error shape, cut to 2 KB. */
   rawBody?: string | undefined;
-  /** The request id the answer carried. */
+  /** The request id the response carried. */
   requestId: string | undefined;
   /** Where the request was going. */
   request: RequestContext;
@@ -204,9 +204,9 @@ export class TimeoutError extends ConnectionError {
 }
 
 /**
- * The answer was bigger than the client reads: its body passed `maxResponseBytes` (counted after decompression;
+ * The response was bigger than the client reads: its body passed `maxResponseBytes` (counted after decompression;
  * the connection was dropped and nothing more was read), or its JSON nested deeper than {@link MAX_JSON_DEPTH}
- * levels. Not retried: the next answer would be as big.
+ * levels. Not retried: the next response would be as big.
  */
 export class ResponseTooLargeError extends RequestError {
   /** Always "ResponseTooLargeError". */
@@ -228,7 +228,7 @@ export class ResponseTooLargeError extends RequestError {
   }
 }
 
-/** The deepest JSON nesting the SDK reads in an answer; deeper is a {@link ResponseTooLargeError}. */
+/** The deepest JSON nesting the SDK reads in a response; deeper is a {@link ResponseTooLargeError}. */
 export const MAX_JSON_DEPTH = 64;
 
 /** The caller's `AbortSignal` fired. Nothing more will be sent for this call. */
@@ -247,7 +247,7 @@ export interface ResponseIssue {
 
 /**
  * A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. The service did
- * answer: the request was received (and may have been acted on), so it is never retried.
+ * response: the request was received (and may have been acted on), so it is never retried.
  */
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */

@@ -1,7 +1,7 @@
 /**
  * The service's operations as data: one row per operation of the interface document, with its method, path
  * template, whether it carries `Merchant-Id`, how it is keyed, the rule its input is checked by and the schema its
- * answer must match. The transport reads a row and does the rest; each resource method is one line over its row.
+ * response must match. The transport reads a row and does the rest; each resource method is one line over its row.
  *
  * Rules and schemas are named, not held: this table is plain data, so importing the SDK loads no schema (the
  * transport loads them with the first call, `schemas/load.ts`).
@@ -45,7 +45,7 @@ export interface OperationRow {
   readonly query?: QueryRule;
   /** The schema the 2xx body must match. */
   readonly response: ResponseSchemaName;
-  /** A field of the answer that is the result (`{ merchant }` → the merchant). */
+  /** A field of the response that is the result (`{ merchant }` → the merchant). */
   readonly unwrap?: "merchant";
 }
 

@@ -1,3 +1,8 @@
+/**
+ * Waiting on a caller's `AbortSignal`: one listener per signal, however many calls share it.
+ *
+ * @module
+ */
 /** The callbacks waiting on one caller signal, behind the single listener the SDK adds to it. */
 interface Subscribers {
   callbacks: Set<() => void>;

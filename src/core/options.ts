@@ -38,9 +38,9 @@ export interface RequestEvent {
   idempotencyKey: string | undefined;
 }
 
-/** An attempt that got an HTTP answer. */
+/** An attempt that got an HTTP response. */
 export interface ResponseEvent extends RequestEvent {
-  /** The HTTP status code of the answer. */
+  /** The HTTP status code of the response. */
   status: number;
   /** Time from sending the attempt to reading the whole response body, in milliseconds. */
   durationMs: number;
@@ -78,7 +78,7 @@ export type ResponseValidation = "strict" | "tolerant";
 export interface Hooks {
   /** Called before each attempt is sent. */
   onRequest?: (event: RequestEvent) => void;
-  /** Called when an attempt gets an HTTP answer, successful or not. */
+  /** Called when an attempt gets an HTTP response, successful or not. */
   onResponse?: (event: ResponseEvent) => void;
   /** Called before a failed attempt is retried. */
   onRetry?: (event: RetryEvent) => void;
@@ -104,7 +104,7 @@ export interface LogRecord {
  * ignored. With pino, `pino({ messageKey: "message" })` also shows the SDK's message as pino's own.
  */
 export interface Logger {
-  /** Receives one line per answered attempt (method, path, status, duration). */
+  /** Receives one line per attempt that got a response (method, path, status, duration). */
   debug?: (record: LogRecord) => void;
   /** Receives informational lines. */
   info?: (record: LogRecord) => void;
@@ -154,7 +154,7 @@ export interface ClientOptions {
   maxRetries?: number | undefined;
   /** Fine-tune the retry delays. */
   retry?: Partial<Omit<RetryPolicy, "maxRetries">> | undefined;
-  /** A `fetch` to send with (any implementation; its responses need not be the global class). Default: the SDK's pooled `node:http` wire. */
+  /** A `fetch` to send with (any implementation; its responses need not be the global class). Default: the SDK's pooled `node:http` wire adapter. */
   fetch?: typeof fetch | undefined;
   /**
    * How responses are read. `"strict"`: every deviation from the interface document is a `ResponseValidationError`
@@ -164,7 +164,7 @@ export interface ClientOptions {
   responseValidation?: ResponseValidation | undefined;
   /** The largest response body read, in bytes after decompression; past it the call fails. Default 1 MiB. */
   maxResponseBytes?: number | undefined;
-  /** Connections kept open per origin by the default wire (ignored with your own `fetch`). Default 32. */
+  /** Connections kept open per origin by the default wire adapter (ignored with your own `fetch`). Default 32. */
   maxSockets?: number | undefined;
   /** Where to write log lines: `console`, pino, winston… Default: `console` when a level is set, else nothing. */
   logger?: Logger | undefined;

@@ -108,7 +108,7 @@ export function statusFailureOf(error: APIError, retryAfterMs: number | undefine
 
 /**
  * HTTP statuses worth another attempt when repeating is safe (a GET, a PUT, a POST under an idempotency key): the
- * service (or a proxy) may answer differently next time.
+ * service (or a proxy) may response differently next time.
  */
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
@@ -117,16 +117,16 @@ export function isRetryableStatus(status: number): boolean {
 /**
  * Delay before retry number `retry` (1-based): exponential backoff with "equal jitter" (half fixed, half random),
  * so that many clients failing together do not come back together, and no delay collapses to zero.
- * A `Retry-After` the service sent wins, capped by the policy.
+ * A `Retry-After` the service sent wins, capped by the settings.
  */
 export function retryDelayMs(
-  policy: RetryPolicy,
+  settings: RetryPolicy,
   retry: number,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
 ): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  const backoff = Math.min(policy.baseDelayMs * 2 ** (retry - 1), policy.maxDelayMs);
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, settings.maxRetryAfterMs);
+  const backoff = Math.min(settings.baseDelayMs * 2 ** (retry - 1), settings.maxDelayMs);
   return backoff / 2 + (random() * backoff) / 2;
 }
 

@@ -1,3 +1,8 @@
+/**
+ * `client.checkout`: redirect checkout (create, status, polling) and the verification of a buyer's return.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
 import { CheckoutReturnError } from "../errors.js";
@@ -40,7 +45,7 @@ export interface CheckoutOutcome {
   status: PaymentStatusResult;
   /**
    * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
-   * `show_cancelled`, or `keep_waiting` (not final yet, a status this SDK does not know, or an answer that
+   * `show_cancelled`, or `keep_waiting` (not final yet, a status this SDK does not know, or a response that
    * contradicts itself, such as `succeeded` with `isFinal: false`).
    */
   next: CheckoutNextStep;

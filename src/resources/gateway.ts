@@ -1,3 +1,8 @@
+/**
+ * `client.gateway`: the wallet-facing operation, one line over `operations.ts`.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request-options.js";
 import { OPERATIONS } from "../operations.js";

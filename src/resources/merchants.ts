@@ -1,3 +1,8 @@
+/**
+ * `client.merchants`: the account's merchants, one line per operation over `operations.ts`.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request-options.js";
 import { OPERATIONS } from "../operations.js";
@@ -23,7 +28,7 @@ export class Merchants extends APIResource {
 
   /**
    * Creates a merchant (`POST /v1/merchants`). Always sent with an `Idempotency-Key` (a fresh UUID unless you pass
-   * `options.idempotencyKey`), so a retry after a lost answer returns the same merchant instead of a duplicate.
+   * `options.idempotencyKey`), so a retry after a lost response returns the same merchant instead of a duplicate.
    * Pass your own key, stored with your record, to stay safe across process restarts too.
    */
   create(input: CreateMerchantInput, options?: RequestOptions): APIPromise<CreatedMerchant> {

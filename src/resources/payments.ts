@@ -1,3 +1,8 @@
+/**
+ * `client.payments`: wallet-link payments, one line per operation over `operations.ts`, and polling.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request-options.js";
 import { OPERATIONS } from "../operations.js";
@@ -18,7 +23,7 @@ export class Payments extends PollingResource {
    * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
    * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
    * you pass `options.idempotencyKey`: a blind retry could create a second payment. Only the service's own
-   * `rate_limited` refusal is retried without a key.
+   * `rate_limited` body is retried without a key.
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
     return this.transport.call(OPERATIONS.createPayment, { input }, options);

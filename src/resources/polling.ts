@@ -1,3 +1,8 @@
+/**
+ * Polling a payment's status until it is final (`waitForFinal`, `watch`), shared by `payments` and `checkout`.
+ *
+ * @module
+ */
 import { onAbort } from "../core/abort.js";
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";

@@ -1,3 +1,8 @@
+/**
+ * `client.settlements`: a merchant's settlement destinations, one line per operation over `operations.ts`.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
 import type { RequestOptions } from "../core/request-options.js";
 import { OPERATIONS } from "../operations.js";
