@@ -16,10 +16,80 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** Base class of every error thrown by the SDK. */
+/**
+ * The brand every error of the SDK carries, shared by every copy of the package loaded in one process (`Symbol.for`):
+ * an app that loads the package both through `import` and `require` gets two copies of each class.
+ */
+const BRAND = Symbol.for("merchant-payments.error");
+
+/** What `JSON.stringify(error)` gives: what a log may hold, never a credential. */
+export interface MerchantPaymentsErrorJSON {
+  /** The class, e.g. `RateLimitError`. */
+  name: string;
+  /** The error's message. */
+  message: string;
+  /** The service's error code (APIError), or the SDK's own reason where the class has one. */
+  code?: string | undefined;
+  /** The request id the service returned, when a response carried one. */
+  requestId?: string | undefined;
+  /** The HTTP status of the response, for an error about one. */
+  status?: number | undefined;
+  /** The HTTP method of the request, for an error about one. */
+  method?: string | undefined;
+  /** The path of the request (no host, no query), for an error about one. */
+  path?: string | undefined;
+  /** The first offending field, for an input error. */
+  field?: string | undefined;
+}
+
+/**
+ * Base class of every error thrown by the SDK. `instanceof` works across copies of the package (ESM and CommonJS
+ * in one app): the check reads a brand, not only the prototype chain. See also {@link isMerchantPaymentsError}.
+ */
 export class MerchantPaymentsError extends Error {
   /** Always "MerchantPaymentsError". */
   override name = "MerchantPaymentsError";
+
+  /**
+   * True for an instance of this class from this copy of the package, or one of the same class (or a subclass of
+   * it) from another copy: classes are matched by name along the value's prototype chain, once it carries the brand.
+   */
+  static override [Symbol.hasInstance]<C extends abstract new (...args: never) => unknown>(
+    this: C,
+    value: unknown,
+  ): value is InstanceType<C> {
+    // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
+    // biome-ignore lint/complexity/noUselessThisAlias: named for what it is.
+    // biome-ignore lint/complexity/noThisInStatic: the class `instanceof` asks about is `this`.
+    const wanted = this;
+    if (Function.prototype[Symbol.hasInstance].call(wanted, value)) return true;
+    if (!isMerchantPaymentsError(value)) return false;
+    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      const owner: unknown = Object.hasOwn(proto, "constructor") ? proto.constructor : undefined;
+      if (typeof owner === "function" && owner.name === wanted.name) return true;
+    }
+    return false;
+  }
+
+  /** What `JSON.stringify(error)` shows: name, message, and the code, request id and request where there are any. */
+  toJSON(): MerchantPaymentsErrorJSON {
+    const fields = this as Partial<Record<keyof MerchantPaymentsErrorJSON, unknown>>;
+    const json: MerchantPaymentsErrorJSON = { name: this.name, message: this.message };
+    for (const key of ["code", "requestId", "status", "method", "path", "field"] as const) {
+      const value = fields[key];
+      if (typeof value === "string" || typeof value === "number") Object.assign(json, { [key]: value });
+    }
+    return json;
+  }
+}
+
+Object.defineProperty(MerchantPaymentsError.prototype, BRAND, { value: true });
+
+/**
+ * True for any error the SDK throws, whichever copy of the package threw it (ESM and CommonJS loaded side by side).
+ */
+export function isMerchantPaymentsError(value: unknown): value is MerchantPaymentsError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 /** The client was constructed with a missing or malformed option. Thrown by the constructor. */

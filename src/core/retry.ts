@@ -215,7 +215,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** The error to throw when the caller's signal aborted: a {@link UserAbortError} whose cause is the signal's reason. */
+/**
+ * The error to throw when the caller's signal aborted: a {@link UserAbortError} whose cause is the signal's reason.
+ * A signal made by `AbortSignal.timeout(…)` says so in the message too: the caller set a deadline, it passed.
+ */
 export function abortErrorOf(signal: AbortSignal | undefined): UserAbortError {
-  return new UserAbortError("The request was aborted", { cause: signal?.reason });
+  const reason: unknown = signal?.reason;
+  const timedOut = reason instanceof Error && reason.name === "TimeoutError";
+  const message = timedOut
+    ? "The request was aborted: its signal timed out (AbortSignal.timeout)"
+    : "The request was aborted";
+  return new UserAbortError(message, { cause: reason });
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type * as z from "zod/mini";
+import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
 import type { CallInput, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
 import { pathSegment } from "../validate/ids.js";
@@ -179,8 +180,8 @@ export class Transport {
       const { method, url, headers, body, timeoutMs, signal } = call;
       response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
     } catch (error) {
-      // Only the wire adapters' own failures are classified; anything else is a bug and reaches the caller unchanged.
-      if (!(error instanceof WireFailure)) throw error;
+      // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
+      if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event);
       const { maxResponseBytes } = this.#config;
       return wireFailureOf(error, call.event, { ...call, maxResponseBytes });
     }
@@ -236,6 +237,16 @@ export class Transport {
     const query = params.toString();
     return query ? `${url}?${query}` : url;
   }
+}
+
+/**
+ * A failure the wire adapters did not classify (a bug, a broken runtime): a {@link MerchantPaymentsError} naming the
+ * request and the original error's class. The original is not kept: it may hold the request, headers included.
+ */
+function unexpectedFailure(error: unknown, request: RequestEvent): MerchantPaymentsError {
+  if (isMerchantPaymentsError(error)) return error;
+  const kind = error instanceof Error ? error.name : typeof error;
+  return new MerchantPaymentsError(`${request.method} ${request.path} failed inside the SDK (${kind})`);
 }
 
 /** The result with its data replaced by the field the row names as the result. */

@@ -137,7 +137,10 @@ function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {
   if (typeof query === "string" || query instanceof URLSearchParams) {
     return new URLSearchParams(query).getAll("payment_id");
   }
-  const value = (query as Record<string, unknown>).payment_id;
+  if (!isRecord(query)) {
+    throw invalidInput("query", `must be a string, URLSearchParams or an object, got ${describeType(query)}`);
+  }
+  const value = query.payment_id;
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
