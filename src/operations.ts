@@ -35,8 +35,9 @@ export interface OperationRow {
   /** Payment operations carry `Merchant-Id`, from the call or the client; without one nothing is sent. */
   readonly merchantScoped: boolean;
   /**
-   * `"always"`: a fresh UUID is sent as `Idempotency-Key` unless the caller gives one, so the service replays
-   * instead of acting twice and the call may be retried. `"given"`: a key is sent only when the caller gives one.
+   * `"always"` (every POST): a fresh UUID is sent as `Idempotency-Key` unless the caller gives one, so the service
+   * replays instead of acting twice, and the call may be retried. `"given"` (GET and PUT, idempotent in HTTP): a key
+   * is sent only when the caller gives one.
    */
   readonly idempotencyKey: "always" | "given";
   /** The rule that checks the input and builds the JSON body; none: no body is sent. */
@@ -110,7 +111,7 @@ export const OPERATIONS = {
     method: "POST",
     path: "/v1/payments",
     merchantScoped: true,
-    idempotencyKey: "given",
+    idempotencyKey: "always",
     body: "toCreatePaymentBody",
     response: "createPaymentResponseSchema",
   },
@@ -127,7 +128,7 @@ export const OPERATIONS = {
     method: "POST",
     path: "/v1/payments/:paymentId/cancel",
     merchantScoped: true,
-    idempotencyKey: "given",
+    idempotencyKey: "always",
     response: "cancellationResultSchema",
   },
   createCheckout: {
@@ -135,7 +136,7 @@ export const OPERATIONS = {
     method: "POST",
     path: "/v1/merchant/payment",
     merchantScoped: true,
-    idempotencyKey: "given",
+    idempotencyKey: "always",
     body: "toCreateCheckoutBody",
     response: "createCheckoutResponseSchema",
   },
@@ -152,7 +153,7 @@ export const OPERATIONS = {
     method: "POST",
     path: "/v1/gateway/payment/:paymentId/fetch",
     merchantScoped: false,
-    idempotencyKey: "given",
+    idempotencyKey: "always",
     body: "toFetchActionBody",
     response: "fetchActionSchema",
   },

@@ -28,7 +28,7 @@ import type {
   ResponseValidation,
 } from "./options.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-import { readEnv, refuseBrowser, refuseUnsupportedNode } from "./runtime.js";
+import { readEnv, refuseBrowser, refuseUnsupportedNode, warnOnce } from "./runtime.js";
 
 /** Options after defaults, environment fallbacks and checks. */
 export interface ResolvedConfig {
@@ -128,9 +128,23 @@ function withEnvironment(given: ClientOptions): ClientOptions {
   for (const [name, variable] of Object.entries(ENV) as [keyof typeof ENV, string][]) {
     if (given[name] !== undefined || (name === "apiKey" && appIdAuth)) continue;
     const value = readEnv(variable);
-    if (value !== undefined) options[name] = value as never;
+    if (value !== undefined && understood(name, variable, value)) options[name] = value as never;
   }
   return options;
+}
+
+/** The variables whose value picks one of a few settings: one not understood is a warning and the default. */
+const CHOICES = { logLevel: SETTINGS.logLevel, responseValidation: SETTINGS.responseValidation } as const;
+
+/**
+ * False, after a warning (once per variable), when a choice read from the environment is not one the SDK knows:
+ * a deployment's stray value must not stop every client from starting. The same value given in code still throws.
+ */
+function understood(name: keyof typeof ENV, variable: string, value: string): boolean {
+  const problem = name in CHOICES ? CHOICES[name as keyof typeof CHOICES](value) : undefined;
+  if (problem === undefined) return true;
+  warnOnce(variable, `${variable} ${problem}: ignored, the default is used.`);
+  return false;
 }
 
 /**

@@ -19,6 +19,22 @@ export function readEnv(name: string): string | undefined {
   }
 }
 
+/** The subjects already warned about: each warning is written once per process. */
+const warned = new Set<string>();
+
+/**
+ * Writes a warning about `subject` once per process: through `process.emitWarning` where there is one (Node, Bun,
+ * Deno), else `console.warn`. For what is wrong with the environment, before any logger is configured.
+ */
+export function warnOnce(subject: string, message: string): void {
+  if (warned.has(subject)) return;
+  warned.add(subject);
+  const text = `merchant-payments: ${message}`;
+  const g = globalThis as { process?: { emitWarning?: (warning: string, type?: string) => void } };
+  if (typeof g.process?.emitWarning === "function") g.process.emitWarning(text, "MerchantPaymentsWarning");
+  else console.warn(text);
+}
+
 /**
  * Node before 22.12 cannot load ky 2 and uuid 14 (ES modules only, `require()` of one): say so here, rather than
  * let the first request fail deep inside a dependency. Bun and Deno report a Node version of their own: not checked.

@@ -70,8 +70,8 @@ export class Checkout extends PollingResource {
    * address to redirect the buyer to. Store `paymentId` with the order. `successUrl` and `errorUrl` must be https
    * (the service would silently disable redirects otherwise); pass `redirects: false` without URLs to choose the
    * portal's generic views. Against a local mock (a loopback `baseUrl`), http return URLs to loopback hosts are
-   * accepted too, so a local site can receive the redirect. Not retried after a failure that may have reached the service unless you pass
-   * `options.idempotencyKey`.
+   * accepted too, so a local site can receive the redirect. Always sent with an `Idempotency-Key` (a fresh UUID
+   * unless you pass `options.idempotencyKey`), so a retry never creates a second payment.
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
     return this.transport.call(OPERATIONS.createCheckout, { input }, options);

@@ -21,9 +21,9 @@ import { PollingResource } from "./polling.js";
 export class Payments extends PollingResource {
   /**
    * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
-   * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
-   * you pass `options.idempotencyKey`: a blind retry could create a second payment. Only the service's own
-   * `rate_limited` body is retried without a key.
+   * service's other fields are kept as sent). Always sent with an `Idempotency-Key` (a fresh UUID unless you pass
+   * `options.idempotencyKey`), so a retry after a lost response or a rate limit never creates a second payment. Pass
+   * your own key, stored with your order, to stay safe across process restarts too.
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
     return this.transport.call(OPERATIONS.createPayment, { input }, options);

@@ -538,3 +538,26 @@ describe("Retry-After is delta-seconds or an HTTP-date, nothing else (#12.6)", (
     expect((error as RateLimitError).retryAfterMs).toBeUndefined();
   });
 });
+
+describe("control bytes in a header", () => {
+  it.each(["\x7f", "\x01", "\x1b[31m", "a\x0bb"])(
+    "a value holding %j is refused before sending: per call an input error, on the client a ConfigurationError",
+    async (bad) => {
+      const error = await failure(() =>
+        client().merchants.retrieve("mrch_1", { headers: { "x-trace": `a${bad}b` } }),
+      );
+      expect(error).toBeInstanceOf(InputValidationError);
+      expect((error as Error).message).toContain("control characters");
+      expect(mock.requests).toHaveLength(0);
+      expect(() => client({ defaultHeaders: { "x-trace": `a${bad}b` } })).toThrow(
+        expect.objectContaining({ name: "ConfigurationError", message: expect.stringContaining("control") }),
+      );
+    },
+  );
+
+  it("a tab inside a value is still sent", async () => {
+    mock.respond(json({ merchant: MERCHANT }));
+    await client().merchants.retrieve("mrch_1", { headers: { "x-trace": "a\tb" } });
+    expect(mock.requests[0]?.headers.get("x-trace")).toBe("a\tb");
+  });
+});

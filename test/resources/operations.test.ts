@@ -29,6 +29,10 @@ describe("the operation table", () => {
     if (route?.idempotency === "none") expect(row.method).toBe("GET");
   });
 
+  it.each(rows)("%s, when a POST, always carries a key: a repeat never acts twice", (_, row) => {
+    if (row.method === "POST") expect(row.idempotencyKey).toBe("always");
+  });
+
   it.each(rows)("%s names rules and a response schema the SDK loads", (_, row) => {
     const loaded = schemas as Record<string, unknown>;
     expect(typeof loaded[row.response]).toBe("object");
