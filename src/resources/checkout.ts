@@ -4,14 +4,14 @@
  * @module
  */
 import type { APIPromise } from "../core/api-promise.js";
-import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
+import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "../core/request-options.js";
 import { CheckoutReturnError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
 import { OPERATIONS } from "../operations.js";
 import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { assertId } from "../validate/ids.js";
-import { describeType, invalidInput, isRecord } from "../validate/issues.js";
+import { describeType, invalidInput, isRecord, nearestName } from "../validate/issues.js";
 import { PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
@@ -106,6 +106,7 @@ export class Checkout extends PollingResource {
 
 /** The `payment_id` of a return, checked against the stored one. */
 function returnedPaymentId(params: VerifyReturnParams): string {
+  checkParamNames(params);
   assertId("expectedPaymentId", params.expectedPaymentId);
   const values = paymentIdValues(params);
   if (values.length === 0) {
@@ -127,6 +128,28 @@ function returnedPaymentId(params: VerifyReturnParams): string {
     );
   }
   return params.expectedPaymentId;
+}
+
+/** The names {@link VerifyReturnParams} takes. */
+const PARAM_NAMES: readonly (keyof VerifyReturnParams)[] = [
+  "url",
+  "query",
+  "expectedPaymentId",
+  "wait",
+  "merchantId",
+];
+
+/**
+ * Refuses a name `verifyReturn`'s params do not take, with the same hints as every method: a request option goes in
+ * the second argument, a misspelt name gets the nearest one. Silently ignored, `timeoutMs` would not bound the call.
+ */
+function checkParamNames(params: object): void {
+  for (const name of Object.keys(params)) {
+    if ((PARAM_NAMES as readonly string[]).includes(name)) continue;
+    refuseMisplacedOptions({ [name]: true }, "params", "checkout.verifyReturn(params, options)");
+    const nearest = nearestName(name, PARAM_NAMES);
+    throw invalidInput(`params.${name}`, `is not a parameter${nearest ? `: did you mean ${nearest}?` : ""}`);
+  }
 }
 
 function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {

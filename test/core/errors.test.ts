@@ -138,3 +138,21 @@ describe("every failure is one of the SDK's classes", () => {
     expect(isMerchantPaymentsError(error)).toBe(true);
   });
 });
+
+describe("verifyReturn's params take the same hints", () => {
+  const params = { url: "/ok?payment_id=pay_1", expectedPaymentId: "pay_1" };
+
+  it("a request option among the params says it goes in the second argument", async () => {
+    const error = await failure(() => client().checkout.verifyReturn({ ...params, timeoutMs: 5 } as never));
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as Error).message).toContain("checkout.verifyReturn(params, { timeoutMs })");
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it("a misspelt param gets the nearest name", async () => {
+    const error = await failure(() =>
+      client().checkout.verifyReturn({ ...params, expectedPaymentID: "x" } as never),
+    );
+    expect((error as Error).message).toContain("did you mean expectedPaymentId?");
+  });
+});
