@@ -94,6 +94,11 @@ export class Transport {
       });
   }
 
+  /** @internal The wire adapter this transport sends through: a derived client may be handed it to share sockets. */
+  get http(): Http {
+    return this.#http;
+  }
+
   /**
    * Sends the operation of `row` and resolves to its parsed response, or rejects with a typed error. The ids, the
    * input and the options are checked inside the promise, so a bad input is a rejection like any other.
