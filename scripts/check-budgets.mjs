@@ -18,9 +18,12 @@ import { fmt, parseArgs, runJson } from "../bench/lib/common.mjs";
 import { measure as measurePolling } from "../bench/polling.mjs";
 
 const KB = 1000;
-/** Issue #11's targets (reported) and the ceilings that fail the check (enforced). */
+/**
+ * Issue #11's targets (reported) and the ceilings that fail the check (enforced). The total's ceiling moved from
+ * 29.5 to 33.5 KB with ky 2, which is about 3.9 KB larger than ky 1 (min + gzip); the own code's did not move.
+ */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 29.5 * KB },
+  total: { target: 25 * KB, ceiling: 33.5 * KB },
   own: { target: 12 * KB, ceiling: 18.2 * KB },
 };
 

@@ -4,16 +4,8 @@
  *
  * @module
  */
-import {
-  type APIError,
-  ConnectionError,
-  type MerchantPaymentsError,
-  ResponseTooLargeError,
-  TimeoutError,
-  UserAbortError,
-} from "../errors.js";
-import { onAbort } from "./abort.js";
-import type { WireFailure } from "./http.js";
+import { abortErrorOf, onAbort } from "./abort.js";
+import type { FailedAttempt } from "./failures.js";
 
 /** When and how long the SDK waits before retrying. Data, so a test or a user can see and tune it. */
 export interface RetryPolicy {
@@ -35,18 +27,6 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-/** An attempt that did not produce a usable response, and what another attempt may do about it. */
-export interface FailedAttempt {
-  error: MerchantPaymentsError;
-  /** Another attempt may get a different response. */
-  retryable: boolean;
-  /** The service itself said it did not act (its own `rate_limited` body): even an unkeyed POST may repeat. */
-  serviceDidNotAct: boolean;
-  /** Why it would be retried, as a retry event says: an HTTP status, `rate_limited`, `timeout` or `connection`. */
-  reason: string;
-  retryAfterMs?: number | undefined;
-}
-
 /** What the retry decision needs of a call. */
 export interface RetryBudget {
   /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
@@ -58,60 +38,6 @@ export interface RetryBudget {
 export function shouldRetry(failure: FailedAttempt, call: RetryBudget, attempt: number): boolean {
   const mayRepeat = call.safeToRepeat || failure.serviceDidNotAct;
   return failure.retryable && mayRepeat && attempt < call.maxRetries;
-}
-
-/** How the wire adapters failed, read as a failed attempt: only a network failure or a timeout is retryable. */
-export function wireFailureOf(
-  failure: WireFailure,
-  request: { method: string; path: string },
-  call: { timeoutMs: number; signal: AbortSignal | undefined; maxResponseBytes: number },
-): FailedAttempt {
-  const base = { serviceDidNotAct: false };
-  switch (failure.kind) {
-    case "aborted":
-      throw abortErrorOf(call.signal);
-    case "timeout":
-      return {
-        ...base,
-        error: new TimeoutError(request, call.timeoutMs),
-        retryable: true,
-        reason: "timeout",
-      };
-    case "too_large": {
-      // The next response would be as large: not worth another download.
-      const bytes = failure.limitBytes ?? call.maxResponseBytes;
-      const error = new ResponseTooLargeError(request, { bytes }, undefined);
-      return { ...base, error, retryable: false, reason: "too_large" };
-    }
-    case "network": {
-      const error = new ConnectionError(request, { cause: failure.cause });
-      return { ...base, error, retryable: true, reason: "connection" };
-    }
-  }
-}
-
-/**
- * A non-2xx response. Only the service's own `rate_limited` body says it did not act on the request; a bare 429 or a
- * 5xx may come from a proxy that forwarded it first, so those repeat only when repeating is safe anyway.
- */
-export function statusFailureOf(error: APIError, retryAfterMs: number | undefined): FailedAttempt {
-  const serviceDidNotAct = error.code === "rate_limited";
-  const rateLimited = serviceDidNotAct || error.status === 429;
-  return {
-    error,
-    retryable: serviceDidNotAct || isRetryableStatus(error.status),
-    serviceDidNotAct,
-    reason: rateLimited ? "rate_limited" : String(error.status),
-    retryAfterMs,
-  };
-}
-
-/**
- * HTTP statuses worth another attempt when repeating is safe (a GET, a PUT, a POST under an idempotency key): the
- * service (or a proxy) may response differently next time.
- */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
 }
 
 /**
@@ -213,17 +139,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
         reject(abortErrorOf(signal));
       });
   });
-}
-
-/**
- * The error to throw when the caller's signal aborted: a {@link UserAbortError} whose cause is the signal's reason.
- * A signal made by `AbortSignal.timeout(…)` says so in the message too: the caller set a deadline, it passed.
- */
-export function abortErrorOf(signal: AbortSignal | undefined): UserAbortError {
-  const reason: unknown = signal?.reason;
-  const timedOut = reason instanceof Error && reason.name === "TimeoutError";
-  const message = timedOut
-    ? "The request was aborted: its signal timed out (AbortSignal.timeout)"
-    : "The request was aborted";
-  return new UserAbortError(message, { cause: reason });
 }

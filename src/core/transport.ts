@@ -11,27 +11,20 @@ import type { CallInput, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
 import { pathSegment } from "../validate/ids.js";
 import { isLoopback } from "../validate/rules.js";
+import { abortErrorOf } from "./abort.js";
 import { apiErrorFrom } from "./api-error.js";
 import { APIPromise, type CallResult } from "./api-promise.js";
 import type { ResolvedConfig } from "./config.js";
 import { Events } from "./events.js";
+import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
 import { baseHeadersOf, callHeadersOf, exposedHeaders, requestIdOf } from "./headers.js";
-import { createHttp, type Http, WireFailure, type WireResponse } from "./http.js";
+import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
 import type { RequestEvent } from "./options.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "./request-options.js";
 import { readBody } from "./response-body.js";
-import {
-  abortErrorOf,
-  type FailedAttempt,
-  parseRetryAfter,
-  retryDelayMs,
-  shouldRetry,
-  sleep,
-  statusFailureOf,
-  wireFailureOf,
-} from "./retry.js";
+import { parseRetryAfter, retryDelayMs, shouldRetry, sleep } from "./retry.js";
 
 /** Any zod schema: rows name the one their response must match. */
 type Schema = z.core.$ZodType;
@@ -77,26 +70,21 @@ export class Transport {
   /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
   readonly talksToLoopback: boolean;
 
-  /** `http`: the wire adapter to send through; by default one of this client's own. */
-  constructor(config: ResolvedConfig, http?: Http) {
+  /** The sockets of this client's family: `withOptions()` hands them to the client it makes. */
+  get pool(): SocketPool {
+    return this.#http.pool;
+  }
+
+  /** `pool`: the sockets of the client's `withOptions()` parent, shared when the sizes agree. */
+  constructor(config: ResolvedConfig, pool?: SocketPool) {
     this.#config = config;
     this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
     const { credentials } = config;
     this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
     this.#events = new Events(config, this.#redactor);
-    this.#http =
-      http ??
-      createHttp({
-        fetch: config.fetch,
-        maxResponseBytes: config.maxResponseBytes,
-        maxSockets: config.maxSockets,
-      });
-  }
-
-  /** @internal The wire adapter this transport sends through: a derived client may be handed it to share sockets. */
-  get http(): Http {
-    return this.#http;
+    const { fetch, maxResponseBytes, maxSockets } = config;
+    this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
   }
 
   /**

@@ -3,10 +3,10 @@
  *
  * @module
  */
-import { onAbort } from "../core/abort.js";
+import { abortErrorOf, onAbort } from "../core/abort.js";
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
-import { abortErrorOf, sleep } from "../core/retry.js";
+import { sleep } from "../core/retry.js";
 import { ConnectionError, InternalServerError, PollTimeoutError, RateLimitError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/operations.js";
 import * as schemas from "../../src/schemas/operations.js";
 // The mock's route table is not part of `merchant-payments/testing`'s public surface: read from its own module.
-import { API_ROUTES } from "../../src/testing/api.js";
+import { API_ROUTES } from "../../src/testing/api/routes.js";
 
 const rows = Object.entries(OPERATIONS);
 const key = (method: string, path: string) => `${method} ${path}`;
