@@ -214,7 +214,8 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, { timeout: TEST_TIME
 
     // 15 minutes at creation; the page counts down from what was left when it was served, once a second.
     // Named units: "14:51" would read as a time of day.
-    const [, minutes, seconds] = /^Time left to pay: (\d+) min (\d\d) s$/.exec((await text("#expiry")) ?? "") ?? [];
+    const [, minutes, seconds] =
+      /^Time left to pay: (\d+) min (\d\d) s$/.exec((await text("#expiry")) ?? "") ?? [];
     const left = Number(minutes) * 60 + Number(seconds);
     expect(left).toBeGreaterThan(PAYMENT_TTL_MS / 1000 - 60);
     expect(left).toBeLessThanOrEqual(PAYMENT_TTL_MS / 1000);
