@@ -1,4 +1,10 @@
 import { describe, expectTypeOf, it } from "vitest";
+import type {
+  CreateCryptoSettlementsResponse,
+  MerchantPaymentsClient,
+  UpdateCryptoSettlementResponse,
+  WithRequestId,
+} from "../../src/index.js";
 import type { OPERATIONS, ResultOf } from "../../src/operations.js";
 import type {
   CancellationResult,
@@ -16,5 +22,16 @@ describe("the operation table's result types", () => {
     expectTypeOf<ResultOf<typeof OPERATIONS.retrieveMerchant>>().toEqualTypeOf<Merchant>();
     expectTypeOf<ResultOf<typeof OPERATIONS.createMerchant>>().toEqualTypeOf<CreatedMerchant>();
     expectTypeOf<ResultOf<typeof OPERATIONS.createPayment>>().not.toBeAny();
+  });
+});
+
+describe("settlement writes through the client", () => {
+  it("resolve to their named answer types, not unknown", () => {
+    expectTypeOf<ReturnType<MerchantPaymentsClient["settlements"]["createCrypto"]>>().resolves.toEqualTypeOf<
+      WithRequestId<CreateCryptoSettlementsResponse | undefined>
+    >();
+    expectTypeOf<ReturnType<MerchantPaymentsClient["settlements"]["updateCrypto"]>>().resolves.toEqualTypeOf<
+      WithRequestId<UpdateCryptoSettlementResponse | undefined>
+    >();
   });
 });
