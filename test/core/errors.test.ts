@@ -15,7 +15,7 @@ import {
 } from "../../src/index.js";
 import { failure } from "../helpers/assertions.js";
 import { testClient } from "../helpers/clients.js";
-import { apiError, BASE_URL, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { apiError, BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
 const client = () => testClient({ merchantId: "mrch_1", maxRetries: 0 });
@@ -119,6 +119,19 @@ describe("the same hints in every method", () => {
 });
 
 describe("every failure is one of the SDK's classes", () => {
+  it.each([
+    ["no status", { isFinal: false, pollInMs: 5 }],
+    ["a status that is an object", { status: { value: "succeeded" }, isFinal: true }],
+    ["a body that is not an object", null],
+  ])("waitForFinal on a status answer with %s, read tolerantly", async (_label, body) => {
+    mock.respond(json(body as never));
+    const tolerant = testClient({ merchantId: "mrch_1", maxRetries: 0, responseValidation: "tolerant" });
+    const error = await failure(() =>
+      tolerant.payments.waitForFinal("pay_1", { maxWaitMs: 50, minIntervalMs: 1, defaultIntervalMs: 1 }),
+    );
+    expect(isMerchantPaymentsError(error)).toBe(true);
+  });
+
   it("verifyReturn with a null query is an input error", async () => {
     const error = await failure(() =>
       client().checkout.verifyReturn({ query: null as never, expectedPaymentId: "pay_1" }),
