@@ -174,7 +174,7 @@ export class Transport {
       response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
     } catch (error) {
       // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
-      if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event);
+      if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
       const { maxResponseBytes } = this.#config;
       return wireFailureOf(error, call.event, { ...call, maxResponseBytes });
     }
@@ -233,13 +233,14 @@ export class Transport {
 }
 
 /**
- * A failure the wire adapters did not classify (a bug, a broken runtime): a {@link MerchantPaymentsError} naming the
- * request and the original error's class. The original is not kept: it may hold the request, headers included.
+ * A failure the wire adapters did not classify (a dependency that cannot be loaded, a broken runtime, a bug): a
+ * {@link MerchantPaymentsError} naming the request and quoting the original, the key redacted. The original is not
+ * kept as the cause: it may hold the request, headers included.
  */
-function unexpectedFailure(error: unknown, request: RequestEvent): MerchantPaymentsError {
+function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Redactor): MerchantPaymentsError {
   if (isMerchantPaymentsError(error)) return error;
-  const kind = error instanceof Error ? error.name : typeof error;
-  return new MerchantPaymentsError(`${request.method} ${request.path} failed inside the SDK (${kind})`);
+  const what = error instanceof Error ? `${error.name}: ${redactor.text(error.message)}` : typeof error;
+  return new MerchantPaymentsError(`${request.method} ${request.path} failed inside the SDK (${what})`);
 }
 
 /** The result with its data replaced by the field the row names as the result. */

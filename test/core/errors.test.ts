@@ -144,11 +144,12 @@ describe("every failure is one of the SDK's classes", () => {
     const broken = testClient({
       maxRetries: 0,
       fetch: (() => {
-        throw new RangeError("broken runtime");
+        throw new RangeError(`broken runtime near ${TEST_KEY}`);
       }) as typeof fetch,
     });
     const error = await failure(() => broken.merchants.retrieve("mrch_1"));
     expect(isMerchantPaymentsError(error)).toBe(true);
+    expect(JSON.stringify(error) + String((error as Error).stack)).not.toContain(TEST_KEY);
   });
 });
 
