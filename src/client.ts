@@ -1,6 +1,12 @@
-import { type ClientOptions, type Mode, mergeOptions, resolveConfig, settledOptions } from "./core/config.js";
+/**
+ * `MerchantPaymentsClient`: resolves the options, builds the transport and the namespaced sub-clients.
+ *
+ * @module
+ */
+import { mergeOptions, resolveConfig } from "./core/config.js";
 import type { SocketPool } from "./core/http.js";
-import { Transport } from "./core/request.js";
+import type { ClientOptions, Mode } from "./core/options.js";
+import { Transport } from "./core/transport.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";
@@ -41,7 +47,7 @@ export class MerchantPaymentsClient {
   readonly checkout: Checkout;
   /** Wallet-facing operations: fetchAction. */
   readonly gateway: Gateway;
-  /** The settled options, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
+  /** The options as given, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
   readonly #options: ClientOptions;
   /** The sockets shared with every client `withOptions()` makes from this one: `maxSockets` bounds them all. */
   readonly #pool: SocketPool;
@@ -51,7 +57,7 @@ export class MerchantPaymentsClient {
     const pool = parentPool;
     parentPool = undefined;
     const config = resolveConfig(options);
-    this.#options = settledOptions(config, options);
+    this.#options = config.options;
     this.mode = config.mode;
     this.baseUrl = config.baseUrl;
     this.merchantId = config.merchantId;

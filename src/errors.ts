@@ -16,10 +16,80 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** Base class of every error thrown by the SDK. */
+/**
+ * The brand every error of the SDK carries, shared by every copy of the package loaded in one process (`Symbol.for`):
+ * an app that loads the package both through `import` and `require` gets two copies of each class.
+ */
+const BRAND = Symbol.for("merchant-payments.error");
+
+/** What `JSON.stringify(error)` gives: what a log may hold, never a credential. */
+export interface MerchantPaymentsErrorJSON {
+  /** The class, e.g. `RateLimitError`. */
+  name: string;
+  /** The error's message. */
+  message: string;
+  /** The service's error code (APIError), or the SDK's own reason where the class has one. */
+  code?: string | undefined;
+  /** The request id the service returned, when a response carried one. */
+  requestId?: string | undefined;
+  /** The HTTP status of the response, for an error about one. */
+  status?: number | undefined;
+  /** The HTTP method of the request, for an error about one. */
+  method?: string | undefined;
+  /** The path of the request (no host, no query), for an error about one. */
+  path?: string | undefined;
+  /** The first offending field, for an input error. */
+  field?: string | undefined;
+}
+
+/**
+ * Base class of every error thrown by the SDK. `instanceof` works across copies of the package (ESM and CommonJS
+ * in one app): the check reads a brand, not only the prototype chain. See also {@link isMerchantPaymentsError}.
+ */
 export class MerchantPaymentsError extends Error {
   /** Always "MerchantPaymentsError". */
   override name = "MerchantPaymentsError";
+
+  /**
+   * True for an instance of this class from this copy of the package, or one of the same class (or a subclass of
+   * it) from another copy: classes are matched by name along the value's prototype chain, once it carries the brand.
+   */
+  static override [Symbol.hasInstance]<C extends abstract new (...args: never) => unknown>(
+    this: C,
+    value: unknown,
+  ): value is InstanceType<C> {
+    // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
+    // biome-ignore lint/complexity/noUselessThisAlias: named for what it is.
+    // biome-ignore lint/complexity/noThisInStatic: the class `instanceof` asks about is `this`.
+    const wanted = this;
+    if (Function.prototype[Symbol.hasInstance].call(wanted, value)) return true;
+    if (!isMerchantPaymentsError(value)) return false;
+    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
+      const owner: unknown = Object.hasOwn(proto, "constructor") ? proto.constructor : undefined;
+      if (typeof owner === "function" && owner.name === wanted.name) return true;
+    }
+    return false;
+  }
+
+  /** What `JSON.stringify(error)` shows: name, message, and the code, request id and request where there are any. */
+  toJSON(): MerchantPaymentsErrorJSON {
+    const fields = this as Partial<Record<keyof MerchantPaymentsErrorJSON, unknown>>;
+    const json: MerchantPaymentsErrorJSON = { name: this.name, message: this.message };
+    for (const key of ["code", "requestId", "status", "method", "path", "field"] as const) {
+      const value = fields[key];
+      if (typeof value === "string" || typeof value === "number") Object.assign(json, { [key]: value });
+    }
+    return json;
+  }
+}
+
+Object.defineProperty(MerchantPaymentsError.prototype, BRAND, { value: true });
+
+/**
+ * True for any error the SDK throws, whichever copy of the package threw it (ESM and CommonJS loaded side by side).
+ */
+export function isMerchantPaymentsError(value: unknown): value is MerchantPaymentsError {
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 /** The client was constructed with a missing or malformed option. Thrown by the constructor. */
@@ -63,7 +133,7 @@ export interface RequestContext {
 }
 
 /**
- * Base of the errors about one request (an answer, no answer, an unreadable answer): where it was going, and the
+ * Base of the errors about one request (a response, no response, an unreadable response): where it was going, and the
  * request id the service gave, to quote in a support ticket.
  */
 export class RequestError extends MerchantPaymentsError {
@@ -73,7 +143,7 @@ export class RequestError extends MerchantPaymentsError {
   readonly method: string;
   /** The path of the request, without host or query string. */
   readonly path: string;
-  /** The request id the service returned in a response header, when there was an answer that carried one. */
+  /** The request id the service returned in a response header, when there was a response that carried one. */
   readonly requestId: string | undefined;
 
   constructor(
@@ -91,13 +161,13 @@ export class RequestError extends MerchantPaymentsError {
 
 /** What an {@link APIError} is built from. */
 export interface APIErrorInit {
-  /** The HTTP status of the answer. */
+  /** The HTTP status of the response. */
   status: number;
-  /** The service's error body, when the answer held one. */
+  /** The service's error body, when the response held one. */
   body: ErrorBody | undefined;
   /** The body as text when it was not the service's error shape, cut to 2 KB. */
   rawBody?: string | undefined;
-  /** The request id the answer carried. */
+  /** The request id the response carried. */
   requestId: string | undefined;
   /** Where the request was going. */
   request: RequestContext;
@@ -173,13 +243,17 @@ export class BadRequestError extends APIError {
   override name = "BadRequestError";
 }
 
-/** The request never got an HTTP answer (DNS, refused or reset connection, a body cut off). */
+/**
+ * The request never got an HTTP response (DNS, refused or reset connection, a body cut off, or no response in time:
+ * {@link TimeoutError}). Worth trying again later: retried automatically when repeating is safe.
+ */
 export class ConnectionError extends RequestError {
   /** Always "ConnectionError". */
   override name = "ConnectionError";
-  constructor(request: RequestContext, options?: { cause?: unknown }) {
+  /** `message`: how it failed, when more is known than "could not reach the service". */
+  constructor(request: RequestContext, options?: { cause?: unknown }, message?: string) {
     super(
-      `${request.method} ${request.path} failed: could not reach the service`,
+      message ?? `${request.method} ${request.path} failed: could not reach the service`,
       request,
       undefined,
       options,
@@ -187,22 +261,22 @@ export class ConnectionError extends RequestError {
   }
 }
 
-/** The request took longer than `timeoutMs` (on its last attempt). */
-export class TimeoutError extends RequestError {
+/** The request took longer than `timeoutMs` (on its last attempt). A kind of {@link ConnectionError}. */
+export class TimeoutError extends ConnectionError {
   /** Always "TimeoutError". */
   override name = "TimeoutError";
   /** The time allowed for the attempt, in milliseconds. */
   readonly timeoutMs: number;
   constructor(request: RequestContext, timeoutMs: number) {
-    super(`${request.method} ${request.path} timed out after ${timeoutMs} ms`, request, undefined);
+    super(request, undefined, `${request.method} ${request.path} timed out after ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }
 
 /**
- * The answer was bigger than the client reads: its body passed `maxResponseBytes` (counted after decompression;
+ * The response was bigger than the client reads: its body passed `maxResponseBytes` (counted after decompression;
  * the connection was dropped and nothing more was read), or its JSON nested deeper than {@link MAX_JSON_DEPTH}
- * levels. Not retried: the next answer would be as big.
+ * levels. Not retried: the next response would be as big.
  */
 export class ResponseTooLargeError extends RequestError {
   /** Always "ResponseTooLargeError". */
@@ -224,7 +298,7 @@ export class ResponseTooLargeError extends RequestError {
   }
 }
 
-/** The deepest JSON nesting the SDK reads in an answer; deeper is a {@link ResponseTooLargeError}. */
+/** The deepest JSON nesting the SDK reads in a response; deeper is a {@link ResponseTooLargeError}. */
 export const MAX_JSON_DEPTH = 64;
 
 /** The caller's `AbortSignal` fired. Nothing more will be sent for this call. */
@@ -243,7 +317,7 @@ export interface ResponseIssue {
 
 /**
  * A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. The service did
- * answer: the request was received (and may have been acted on), so it is never retried.
+ * response: the request was received (and may have been acted on), so it is never retried.
  */
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */

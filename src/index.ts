@@ -5,6 +5,7 @@
  */
 export { MerchantPaymentsClient } from "./client.js";
 export { APIPromise, type ResponseInfo, type WithRequestId } from "./core/api-promise.js";
+export { REQUEST_ID_HEADERS } from "./core/headers.js";
 export type {
   ClientOptions,
   Credentials,
@@ -18,8 +19,8 @@ export type {
   ResponseEvent,
   ResponseValidation,
   RetryEvent,
-} from "./core/config.js";
-export { REQUEST_ID_HEADERS, type RequestOptions } from "./core/request.js";
+} from "./core/options.js";
+export type { RequestOptions } from "./core/request-options.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
 export * from "./errors.js";
 // Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).

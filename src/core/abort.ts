@@ -1,3 +1,11 @@
+/**
+ * Waiting on a caller's `AbortSignal` (one listener per signal, however many calls share it), and the error its
+ * abort is reported as.
+ *
+ * @module
+ */
+import { UserAbortError } from "../errors.js";
+
 /** The callbacks waiting on one caller signal, behind the single listener the SDK adds to it. */
 interface Subscribers {
   callbacks: Set<() => void>;
@@ -30,4 +38,17 @@ export function onAbort(signal: AbortSignal, callback: () => void): () => void {
     signal.removeEventListener("abort", listener);
     subscribersBySignal.delete(signal);
   };
+}
+
+/**
+ * The error to throw when the caller's signal aborted: a {@link UserAbortError} whose cause is the signal's reason.
+ * A signal made by `AbortSignal.timeout(…)` says so in the message too: the caller set a deadline, it passed.
+ */
+export function abortErrorOf(signal: AbortSignal | undefined): UserAbortError {
+  const reason: unknown = signal?.reason;
+  const timedOut = reason instanceof Error && reason.name === "TimeoutError";
+  const message = timedOut
+    ? "The request was aborted: its signal timed out (AbortSignal.timeout)"
+    : "The request was aborted";
+  return new UserAbortError(message, { cause: reason });
 }

@@ -1,20 +1,20 @@
 /**
  * Response metadata beside the data, never inside its JSON: every result carries its request id as a non-enumerable
  * `_requestId`, and every method's promise has `.withResponse()` for the status, the headers (credentials removed)
- * and whether the service replayed an idempotent answer.
+ * and whether the service replayed an idempotent response.
  *
  * @module
  */
 
 /** What arrived with a result, as `.withResponse()` gives it. */
 export interface ResponseInfo {
-  /** The HTTP status of the answer. */
+  /** The HTTP status of the response. */
   status: number;
-  /** The answer's headers, a copy without credential or cookie headers, the API key redacted from every value. */
+  /** The response's headers, a copy without credential or cookie headers, the API key redacted from every value. */
   headers: Headers;
   /** The request id the service sent in a response header (see README, "Response metadata"), if any. */
   requestId: string | undefined;
-  /** True when the service answered `Idempotent-Replayed: true`: it replayed an earlier answer for the same key. */
+  /** True when the service answered `Idempotent-Replayed: true`: it replayed an earlier response for the same key. */
   idempotentReplayed: boolean;
 }
 
@@ -24,13 +24,13 @@ export interface ResponseInfo {
  */
 export type WithRequestId<T> = T extends object
   ? T & {
-      /** The request id of the answer this result came from (non-enumerable; `undefined` when it carried none). */
+      /** The request id of the response this result came from (non-enumerable; `undefined` when it carried none). */
       readonly _requestId: string | undefined;
     }
   : T;
 
-/** One answered call, as the policy hands it to {@link APIPromise}. @internal */
-export interface Answer<T> {
+/** One call that got its result, as the transport hands it to {@link APIPromise}. @internal */
+export interface CallResult<T> {
   data: T;
   status: number;
   requestId: string | undefined;
@@ -44,18 +44,18 @@ export interface Answer<T> {
  * data and the response's metadata. A `Promise` in every other respect.
  */
 export class APIPromise<T> extends Promise<WithRequestId<T>> {
-  readonly #answer: Promise<Answer<T>>;
+  readonly #result: Promise<CallResult<T>>;
   #data: Promise<WithRequestId<T>> | undefined;
 
   /** @internal Created by the client's request methods. */
-  constructor(answer: Promise<Answer<T>>) {
-    // The native state is unused: `then` reads the answer, so a call used only through `withResponse()` leaves no
+  constructor(result: Promise<CallResult<T>>) {
+    // The native state is unused: `then` reads the result, so a call used only through `withResponse()` leaves no
     // second, unobserved rejection behind.
     super((resolve) => resolve(null as never));
-    this.#answer = answer;
+    this.#result = result;
   }
 
-  /** `then`, `catch` and `finally` of derived promises build plain Promises (the constructor takes an answer). */
+  /** `then`, `catch` and `finally` of derived promises build plain Promises (the constructor takes a result). */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
@@ -67,25 +67,25 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     /** The response's metadata. */
     response: ResponseInfo;
   }> {
-    const answer = await this.#answer;
-    const { status, requestId, idempotentReplayed } = answer;
+    const result = await this.#result;
+    const { status, requestId, idempotentReplayed } = result;
     return {
-      data: withRequestId(answer.data, requestId),
-      response: { status, headers: answer.headers(), requestId, idempotentReplayed },
+      data: withRequestId(result.data, requestId),
+      response: { status, headers: result.headers(), requestId, idempotentReplayed },
     };
   }
 
   /** @internal A promise of `fn(data)` with the same response: for methods that unwrap or decode a body. */
   map<U>(fn: (data: T) => U): APIPromise<U> {
-    return new APIPromise(this.#answer.then((answer) => ({ ...answer, data: fn(answer.data) })));
+    return new APIPromise(this.#result.then((result) => ({ ...result, data: fn(result.data) })));
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass; `then` reads the answer instead of the unused native state.
+  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass; `then` reads the result instead of the unused native state.
   override then<R1 = WithRequestId<T>, R2 = never>(
     onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    this.#data ??= this.#answer.then((answer) => withRequestId(answer.data, answer.requestId));
+    this.#data ??= this.#result.then((result) => withRequestId(result.data, result.requestId));
     return this.#data.then(onfulfilled, onrejected);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Idempotency keys: UUID v4 from the `uuid` package, loaded with the first keyed call rather than with the SDK
- * (its entry point loads every UUID version, some 10 ms of a cold start that importing the SDK need not pay).
+ * Idempotency keys: a UUID v4 from the `uuid` package per call. The package is imported with the first keyed call,
+ * not with the SDK (importing the SDK loads none of its dependencies).
  *
  * @module
  */

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { LogLevel, LogRecord, ResolvedConfig } from "./config.js";
+import type { ResolvedConfig } from "./config.js";
+import type { LogLevel, LogRecord } from "./options.js";
 
 /** Levels the SDK writes at: every {@link LogLevel} but `"off"`. */
 export type LineLevel = Exclude<LogLevel, "off">;

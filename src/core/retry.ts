@@ -1,5 +1,11 @@
-import { UserAbortError } from "../errors.js";
-import { onAbort } from "./abort.js";
+/**
+ * When the transport tries again: which failed attempts may be repeated (`shouldRetry`, the one decision), how long
+ * it waits first (backoff, `Retry-After`), and the wait itself.
+ *
+ * @module
+ */
+import { abortErrorOf, onAbort } from "./abort.js";
+import type { FailedAttempt } from "./failures.js";
 
 /** When and how long the SDK waits before retrying. Data, so a test or a user can see and tune it. */
 export interface RetryPolicy {
@@ -21,27 +27,32 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-/**
- * HTTP statuses worth another attempt when repeating is safe (a GET, a PUT, a POST under an idempotency key): the
- * service (or a proxy) may answer differently next time.
- */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
+/** What the retry decision needs of a call. */
+export interface RetryBudget {
+  /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
+  safeToRepeat: boolean;
+  maxRetries: number;
+}
+
+/** The one retry decision: a failure another attempt may fix, a call safe to repeat, and retries left. */
+export function shouldRetry(failure: FailedAttempt, call: RetryBudget, attempt: number): boolean {
+  const mayRepeat = call.safeToRepeat || failure.serviceDidNotAct;
+  return failure.retryable && mayRepeat && attempt < call.maxRetries;
 }
 
 /**
  * Delay before retry number `retry` (1-based): exponential backoff with "equal jitter" (half fixed, half random),
  * so that many clients failing together do not come back together, and no delay collapses to zero.
- * A `Retry-After` the service sent wins, capped by the policy.
+ * A `Retry-After` the service sent wins, capped by the settings.
  */
 export function retryDelayMs(
-  policy: RetryPolicy,
+  settings: RetryPolicy,
   retry: number,
   retryAfterMs: number | undefined,
   random: () => number = Math.random,
 ): number {
-  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  const backoff = Math.min(policy.baseDelayMs * 2 ** (retry - 1), policy.maxDelayMs);
+  if (retryAfterMs !== undefined) return Math.min(retryAfterMs, settings.maxRetryAfterMs);
+  const backoff = Math.min(settings.baseDelayMs * 2 ** (retry - 1), settings.maxDelayMs);
   return backoff / 2 + (random() * backoff) / 2;
 }
 
@@ -128,9 +139,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
         reject(abortErrorOf(signal));
       });
   });
-}
-
-/** The error to throw when the caller's signal aborted: a {@link UserAbortError} whose cause is the signal's reason. */
-export function abortErrorOf(signal: AbortSignal | undefined): UserAbortError {
-  return new UserAbortError("The request was aborted", { cause: signal?.reason });
 }

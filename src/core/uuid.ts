@@ -1,6 +1,6 @@
 /**
- * The one uuid function the SDK uses, as the module `idempotency.ts` loads with the first keyed call: importing
- * `uuid` itself dynamically would keep all of its exports (every UUID version) in an app's bundle.
+ * The one `uuid` function the SDK uses (v4), re-exported alone so that a bundle keeps only it: `idempotency.ts`
+ * imports this module, not `uuid` itself.
  *
  * @module
  */

@@ -1,11 +1,17 @@
+/**
+ * `client.checkout`: redirect checkout (create, status, polling) and the verification of a buyer's return.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
-import { checkRequestOptions, type RequestOptions } from "../core/request.js";
+import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "../core/request-options.js";
 import { CheckoutReturnError, PollTimeoutError } from "../errors.js";
-import { isFinalPaymentStatus } from "../model/payments.js";
+import { isFinalPaymentStatus, isFulfillable } from "../model/payments.js";
+import { OPERATIONS } from "../operations.js";
 import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
-import { assertId, pathSegment } from "../validate/ids.js";
-import { describeType, invalidInput, isRecord } from "../validate/issues.js";
+import { assertId } from "../validate/ids.js";
+import { describeType, invalidInput, isRecord, nearestName } from "../validate/issues.js";
 import { PollingResource, type PollOptions } from "./polling.js";
 
 /** The query of a return URL as frameworks hand it over: a string, `URLSearchParams`, or a parsed object (Express). */
@@ -42,7 +48,7 @@ export interface CheckoutOutcome {
   /**
    * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
    * `show_cancelled`, or `keep_waiting` (not final yet, also when a `wait` ran out; a status this SDK does not know;
-   * or an answer that contradicts itself, such as `succeeded` with `isFinal: false`).
+   * or a response that contradicts itself, such as `succeeded` with `isFinal: false`).
    */
   next: CheckoutNextStep;
   /**
@@ -72,33 +78,16 @@ export class Checkout extends PollingResource {
    * address to redirect the buyer to. Store `paymentId` with the order. `successUrl` and `errorUrl` must be https
    * (the service would silently disable redirects otherwise); pass `redirects: false` without URLs to choose the
    * portal's generic views. Against a local mock (a loopback `baseUrl`), http return URLs to loopback hosts are
-   * accepted too, so a local site can receive the redirect. Not retried after a failure that may have reached the service unless you pass
-   * `options.idempotencyKey`.
+   * accepted too, so a local site can receive the redirect. Always sent with an `Idempotency-Key` (a fresh UUID
+   * unless you pass `options.idempotencyKey`), so a retry never creates a second payment.
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: "/v1/merchant/payment",
-        body: schemas.toCreateCheckoutBody(input, { againstLocalMock: this.transport.talksToLoopback }),
-        response: schemas.createCheckoutResponseSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.createCheckout, { input }, options);
   }
 
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "GET",
-        path: `/v1/merchant/payment/${pathSegment("paymentId", paymentId)}/status`,
-        response: schemas.checkoutStatusResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.checkoutStatus, { params: { paymentId } }, options);
   }
 
   /**
@@ -121,7 +110,7 @@ export class Checkout extends PollingResource {
       : await this.status(paymentId, { ...options, merchantId });
     const final = isFinalPaymentStatus(status);
     const next = final ? (NEXT_STEP[status.status] ?? "keep_waiting") : "keep_waiting";
-    return { paymentId, status, next, fulfil: final && status.status === "succeeded" };
+    return { paymentId, status, next, fulfil: isFulfillable(status) };
   }
 }
 
@@ -164,6 +153,7 @@ async function statusWithin(
 
 /** The `payment_id` of a return, checked against the stored one. */
 function returnedPaymentId(params: VerifyReturnParams): string {
+  checkParamNames(params);
   assertId("expectedPaymentId", params.expectedPaymentId);
   const values = paymentIdValues(params);
   if (values.length === 0) {
@@ -185,6 +175,28 @@ function returnedPaymentId(params: VerifyReturnParams): string {
     );
   }
   return params.expectedPaymentId;
+}
+
+/** The names {@link VerifyReturnParams} takes. */
+const PARAM_NAMES: readonly (keyof VerifyReturnParams)[] = [
+  "url",
+  "query",
+  "expectedPaymentId",
+  "wait",
+  "merchantId",
+];
+
+/**
+ * Refuses a name `verifyReturn`'s params do not take, with the same hints as every method: a request option goes in
+ * the second argument, a misspelt name gets the nearest one. Silently ignored, `timeoutMs` would not bound the call.
+ */
+function checkParamNames(params: object): void {
+  for (const name of Object.keys(params)) {
+    if ((PARAM_NAMES as readonly string[]).includes(name)) continue;
+    refuseMisplacedOptions({ [name]: true }, "params", "checkout.verifyReturn(params, options)");
+    const nearest = nearestName(name, PARAM_NAMES);
+    throw invalidInput(`params.${name}`, `is not a parameter${nearest ? `: did you mean ${nearest}?` : ""}`);
+  }
 }
 
 function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {

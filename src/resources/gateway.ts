@@ -1,7 +1,12 @@
+/**
+ * `client.gateway`: the wallet-facing operation, one line over `operations.ts`.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
-import type { RequestOptions } from "../core/request.js";
+import type { RequestOptions } from "../core/request-options.js";
+import { OPERATIONS } from "../operations.js";
 import type { FetchActionInput, FetchActionResponse } from "../schemas/gateway.js";
-import { pathSegment } from "../validate/ids.js";
 import { APIResource } from "./resource.js";
 
 /** Wallet-facing operations. */
@@ -16,14 +21,6 @@ export class Gateway extends APIResource {
     input?: FetchActionInput,
     options?: RequestOptions,
   ): APIPromise<FetchActionResponse> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: `/v1/gateway/payment/${pathSegment("paymentId", paymentId)}/fetch`,
-        body: schemas.toFetchActionBody(input),
-        response: schemas.fetchActionSchema,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.fetchAction, { params: { paymentId }, input }, options);
   }
 }

@@ -1,12 +1,17 @@
+/**
+ * `client.payments`: wallet-link payments, one line per operation over `operations.ts`, and polling.
+ *
+ * @module
+ */
 import type { APIPromise } from "../core/api-promise.js";
-import type { RequestOptions } from "../core/request.js";
+import type { RequestOptions } from "../core/request-options.js";
+import { OPERATIONS } from "../operations.js";
 import type {
   CancellationResult,
   CreatePaymentInput,
   CreatePaymentResponse,
   PaymentStatusResult,
 } from "../schemas/payments.js";
-import { pathSegment } from "../validate/ids.js";
 import { PollingResource } from "./polling.js";
 
 /**
@@ -16,46 +21,21 @@ import { PollingResource } from "./polling.js";
 export class Payments extends PollingResource {
   /**
    * Creates a payment (`POST /v1/payments`) and returns its `id` and the link the buyer opens in a wallet (the
-   * service's other fields are kept as sent). Not retried after a failure that may have reached the service unless
-   * you pass `options.idempotencyKey`: a blind retry could create a second payment. Only the service's own
-   * `rate_limited` refusal is retried without a key.
+   * service's other fields are kept as sent). Always sent with an `Idempotency-Key` (a fresh UUID unless you pass
+   * `options.idempotencyKey`), so a retry after a lost response or a rate limit never creates a second payment. Pass
+   * your own key, stored with your order, to stay safe across process restarts too.
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: "/v1/payments",
-        body: schemas.toCreatePaymentBody(input),
-        response: schemas.createPaymentResponseSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.createPayment, { input }, options);
   }
 
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */
   status(paymentId: string, options?: RequestOptions): APIPromise<PaymentStatusResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "GET",
-        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/status`,
-        response: schemas.paymentStatusResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.paymentStatus, { params: { paymentId } }, options);
   }
 
   /** Cancels a payment (`POST /v1/payments/{id}/cancel`). */
   cancel(paymentId: string, options?: RequestOptions): APIPromise<CancellationResult> {
-    return this.transport.request(
-      (schemas) => ({
-        method: "POST",
-        path: `/v1/payments/${pathSegment("paymentId", paymentId)}/cancel`,
-        response: schemas.cancellationResultSchema,
-        merchantScoped: true,
-      }),
-      options,
-    );
+    return this.transport.call(OPERATIONS.cancelPayment, { params: { paymentId } }, options);
   }
 }

@@ -1,18 +1,17 @@
-import { onAbort } from "../core/abort.js";
+/**
+ * Polling a payment's status until it is final (`waitForFinal`, `watch`), shared by `payments` and `checkout`.
+ *
+ * @module
+ */
+import { abortErrorOf, onAbort } from "../core/abort.js";
 import type { APIPromise } from "../core/api-promise.js";
-import { durationProblem } from "../core/config.js";
-import { checkRequestOptions, type RequestOptions } from "../core/request.js";
-import { abortErrorOf, sleep } from "../core/retry.js";
-import {
-  ConnectionError,
-  InternalServerError,
-  PollTimeoutError,
-  RateLimitError,
-  TimeoutError,
-} from "../errors.js";
+import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
+import { sleep } from "../core/retry.js";
+import { ConnectionError, InternalServerError, PollTimeoutError, RateLimitError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
 import { checkOptions, invalidInput, type ProblemOf } from "../validate/issues.js";
+import { delayProblem } from "../validate/options.js";
 import { APIResource } from "./resource.js";
 
 /**
@@ -35,8 +34,6 @@ export interface PollOptions extends RequestOptions {
   defaultIntervalMs?: number | undefined;
 }
 
-const delayProblem: ProblemOf = (ms) => durationProblem(ms, 0);
-
 /** The options {@link PollOptions} adds to the request options, each with its rule. */
 const POLL_OPTION_CHECKS: Record<Exclude<keyof PollOptions, keyof RequestOptions>, ProblemOf> = {
   maxWaitMs: delayProblem,
@@ -53,11 +50,10 @@ const DEFAULTS = {
   defaultIntervalMs: 2_000,
 };
 
-/** Errors another poll may not hit: waiting them out is the point of polling. */
+/** Errors another poll may not hit (no response in time included): waiting them out is the point of polling. */
 function isTransient(error: unknown): boolean {
   return (
     error instanceof ConnectionError ||
-    error instanceof TimeoutError ||
     error instanceof RateLimitError ||
     error instanceof InternalServerError
   );

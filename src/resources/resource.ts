@@ -1,4 +1,9 @@
-import type { Transport } from "../core/request.js";
+/**
+ * The base of the namespaced sub-clients (`client.payments`, …): each holds the client's one transport.
+ *
+ * @module
+ */
+import type { Transport } from "../core/transport.js";
 
 /** Base of the namespaced sub-clients: each holds the client's one transport and describes its operations. */
 export abstract class APIResource {

@@ -10,10 +10,12 @@
 const HEADER_NAME = /^[\w!#$%&'*+.^`|~-]+$/;
 
 /**
- * A header value as fetch accepts it: no CR, LF or NUL, no leading or trailing whitespace (fetch would strip it), and
- * only Latin-1 characters (a `Headers` object refuses others with a TypeError).
+ * A header value as every fetch sends it: no control character but a tab inside (CR, LF and NUL break the message;
+ * DEL and the other C0 controls are refused by undici, and would surface as a network failure), no leading or
+ * trailing whitespace (fetch would strip it), and only Latin-1 characters (a `Headers` object refuses others).
  */
-const HEADER_VALUE = /^(?:[^\0\r\n\t ]|[^\0\r\n\t ][^\0\r\n]*[^\0\r\n\t ])?$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** Names that carry the credentials: only the client's own credentials may set them. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["api-key", "app-id", "client-id"]);
@@ -50,8 +52,8 @@ export function headerNameProblem(name: unknown): string | undefined {
 export function headerValueTextProblem(value: unknown): string | undefined {
   if (typeof value !== "string") return "must be a string";
   // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is what fetch's Headers accept.
-  if (!HEADER_VALUE.test(value) || !/^[\x00-\xff]*$/.test(value)) {
-    return "must be Latin-1 text without line breaks, NUL or surrounding whitespace";
+  if (CONTROL.test(value) || /^[\t ]|[\t ]$/.test(value) || !/^[\x00-\xff]*$/.test(value)) {
+    return "must be Latin-1 text without control characters (line breaks, NUL, DEL…) or surrounding whitespace";
   }
   return undefined;
 }

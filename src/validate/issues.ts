@@ -53,9 +53,15 @@ export function checkOptions(options: object, problems: Record<string, ProblemOf
 
 /**
  * The candidate closest to a misspelt name (`baseURL` → `baseUrl`), for "did you mean" advice, or `undefined` when
- * none is close. Case-insensitive edit distance, at most a third of the name's length.
+ * none is close: an option whose name holds it, else the case-insensitive edit distance, at most a third of the
+ * name's length.
  */
 export function nearestName(name: string, candidates: readonly string[]): string | undefined {
+  const lower = name.toLowerCase();
+  // A name that is the end of a longer option (`retries` → `maxRetries`, `timeout` → `timeoutMs`) is that option.
+  const part =
+    lower.length >= 4 ? candidates.find((candidate) => candidate.toLowerCase().includes(lower)) : undefined;
+  if (part !== undefined) return part;
   let best: string | undefined;
   let bestDistance = Math.max(1, Math.floor(name.length / 3)) + 1;
   for (const candidate of candidates) {

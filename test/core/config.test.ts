@@ -209,10 +209,31 @@ describe("unknown and malformed options", () => {
     expect(configError({ ...VALID, ...extra } as unknown as ClientOptions).message).toMatch(message);
   });
 
-  it("refuses a malformed MERCHANT_PAYMENTS_LOG and names it", () => {
-    vi.stubEnv("MERCHANT_PAYMENTS_LOG", "loud");
-    expect(configError(VALID).message).toContain("MERCHANT_PAYMENTS_LOG");
-  });
+  it.each([
+    ["MERCHANT_PAYMENTS_LOG", "loud", { logLevel: "loud" }],
+    ["MERCHANT_PAYMENTS_RESPONSE_VALIDATION", "lenient", { responseValidation: "lenient" }],
+  ])(
+    "a value of %s it does not understand is a warning, once, and the default",
+    (variable, value, inCode) => {
+      const warnings = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+      try {
+        vi.stubEnv(variable, value);
+        const first = new MerchantPaymentsClient(VALID);
+        new MerchantPaymentsClient(VALID);
+        first.withOptions({ timeoutMs: 5_000 });
+        const about = warnings.mock.calls.filter(([warning]) => String(warning).includes(variable));
+        expect(about).toHaveLength(1);
+        expect(String(about[0]?.[0])).toMatch(/ignored, the default is used/);
+        expect(String(about[0]?.[0])).not.toContain(value);
+        // The same value written in code is a mistake in the code: it still throws.
+        expect(configError({ ...VALID, ...inCode } as ClientOptions).message).toContain(
+          Object.keys(inCode)[0],
+        );
+      } finally {
+        warnings.mockRestore();
+      }
+    },
+  );
 });
 
 describe("footguns", () => {

@@ -341,6 +341,8 @@ describe("timeouts and abort", () => {
     });
     const error = await failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
     expect(error).toBeInstanceOf(TimeoutError);
+    // "Try again later" is one instanceof: no response in time is a kind of no response.
+    expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ timeoutMs: 30, method: "GET", path: "/v1/merchants/mrch_1" });
     expect(mock.requests).toHaveLength(2);
   });
@@ -534,5 +536,28 @@ describe("Retry-After is delta-seconds or an HTTP-date, nothing else (#12.6)", (
     mock.respond(apiError(429, "rate_limited", { "Retry-After": "-1" }));
     const error = await failure(() => client({ maxRetries: 0 }).merchants.retrieve("mrch_1"));
     expect((error as RateLimitError).retryAfterMs).toBeUndefined();
+  });
+});
+
+describe("control bytes in a header", () => {
+  it.each(["\x7f", "\x01", "\x1b[31m", "a\x0bb"])(
+    "a value holding %j is refused before sending: per call an input error, on the client a ConfigurationError",
+    async (bad) => {
+      const error = await failure(() =>
+        client().merchants.retrieve("mrch_1", { headers: { "x-trace": `a${bad}b` } }),
+      );
+      expect(error).toBeInstanceOf(InputValidationError);
+      expect((error as Error).message).toContain("control characters");
+      expect(mock.requests).toHaveLength(0);
+      expect(() => client({ defaultHeaders: { "x-trace": `a${bad}b` } })).toThrow(
+        expect.objectContaining({ name: "ConfigurationError", message: expect.stringContaining("control") }),
+      );
+    },
+  );
+
+  it("a tab inside a value is still sent", async () => {
+    mock.respond(json({ merchant: MERCHANT }));
+    await client().merchants.retrieve("mrch_1", { headers: { "x-trace": "a\tb" } });
+    expect(mock.requests[0]?.headers.get("x-trace")).toBe("a\tb");
   });
 });

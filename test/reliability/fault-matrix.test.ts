@@ -37,7 +37,7 @@ interface Operation {
   path: string;
   /** GET/PUT, or a POST the SDK always sends with an Idempotency-Key: retried after any transient failure. */
   retrySafe: boolean;
-  /** POSTs the SDK always keys (the key must be the same on every attempt). */
+  /** POSTs: the SDK always keys them (the key must be the same on every attempt). */
   alwaysKeyed: boolean;
   /** The response body is undocumented and returned as sent: no shape to violate. */
   opaque: boolean;
@@ -110,8 +110,8 @@ const OPERATIONS: Operation[] = [
     name: "payments.create",
     method: "POST",
     path: "/v1/payments",
-    retrySafe: false,
-    alwaysKeyed: false,
+    retrySafe: true,
+    alwaysKeyed: true,
     opaque: false,
     okBody: { id: PAYMENT_ID, paymentLink: "https://portal.example/p/pay_matrix1" },
     call: (c, o) =>
@@ -131,8 +131,8 @@ const OPERATIONS: Operation[] = [
     name: "payments.cancel",
     method: "POST",
     path: `/v1/payments/${PAYMENT_ID}/cancel`,
-    retrySafe: false,
-    alwaysKeyed: false,
+    retrySafe: true,
+    alwaysKeyed: true,
     opaque: false,
     okBody: {
       cancelledAt: CREATED_AT,
@@ -146,8 +146,8 @@ const OPERATIONS: Operation[] = [
     name: "checkout.create",
     method: "POST",
     path: "/v1/merchant/payment",
-    retrySafe: false,
-    alwaysKeyed: false,
+    retrySafe: true,
+    alwaysKeyed: true,
     opaque: false,
     okBody: { paymentId: PAYMENT_ID, gatewayUrl: "https://portal.example/pay_matrix1" },
     call: (c, o) =>
@@ -175,8 +175,8 @@ const OPERATIONS: Operation[] = [
     name: "gateway.fetchAction",
     method: "POST",
     path: `/v1/gateway/payment/${PAYMENT_ID}/fetch`,
-    retrySafe: false,
-    alwaysKeyed: false,
+    retrySafe: true,
+    alwaysKeyed: true,
     opaque: false,
     okBody: { actions: [{ type: "someFutureAction", data: { x: 1 } }] },
     call: (c, o) => c.gateway.fetchAction(PAYMENT_ID, { optionId: "crypto_1" }, o),
@@ -421,7 +421,7 @@ async function checkCell(server: FaultServer, op: Operation, fault: Fault, optio
   expect(new Set(server.requests.map((r) => r.body)).size).toBe(1);
   const keys = new Set(server.requests.map((r) => r.headers["idempotency-key"]));
   expect(keys.size).toBe(1);
-  if (op.alwaysKeyed) expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
+  if (op.alwaysKeyed && !options.idempotencyKey) expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
   if (options.idempotencyKey) expect([...keys][0]).toBe(options.idempotencyKey);
   expect(retries).toHaveLength(expected.requests - 1);
   if (fault.retryDelayMs !== undefined && retries[0]) expect(retries[0].delayMs).toBe(fault.retryDelayMs);
@@ -448,20 +448,20 @@ describe("operation × fault", () => {
   });
 });
 
-/** Transient faults after which an unkeyed POST is not repeated, but a keyed one is. */
+/** Transient faults after which a POST is repeated under its key: the caller's when given. */
 const TRANSIENT = [
   "503 with an error body",
   "connection reset after the headers",
   "an answer that never comes",
   "a 200 body cut off mid-way",
 ];
-const KEYED_CELLS = OPERATIONS.filter((op) => !op.retrySafe).flatMap((op) =>
+const KEYED_CELLS = OPERATIONS.filter((op) => op.method === "POST").flatMap((op) =>
   FAULTS.filter((fault) => TRANSIENT.includes(fault.name)).map(
     (fault) => [op.name, fault.name, op, fault] as const,
   ),
 );
 
-describe("unsafe POSTs with options.idempotencyKey", () => {
+describe("POSTs with options.idempotencyKey", () => {
   it.concurrent.each(KEYED_CELLS)("%s: %s is retried under the caller's key", async (_op, _f, op, fault) => {
     await runCell(op, fault, { idempotencyKey: `order-42-${op.name}` });
   });

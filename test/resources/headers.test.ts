@@ -24,7 +24,7 @@ interface Operation {
   merchantScoped: boolean;
   /** Sent with a JSON body (and so with Content-Type). */
   hasBody: boolean;
-  /** Sent with an Idempotency-Key even when the caller gives none. */
+  /** Sent with an Idempotency-Key even when the caller gives none: every POST. */
   alwaysIdempotent: boolean;
   call: (c: MerchantPaymentsClient, options?: RequestOptions) => Promise<unknown>;
   answer: () => Response;
@@ -83,7 +83,7 @@ const OPERATIONS: Operation[] = [
     name: "payments.create",
     merchantScoped: true,
     hasBody: true,
-    alwaysIdempotent: false,
+    alwaysIdempotent: true,
     call: (c, o) => c.payments.create({ referenceId: "order-1", amount: AMOUNT }, o),
     answer: json({ id: "pay_1", link: "https://wallet.example/pay_1" }),
   },
@@ -99,7 +99,7 @@ const OPERATIONS: Operation[] = [
     name: "payments.cancel",
     merchantScoped: true,
     hasBody: false,
-    alwaysIdempotent: false,
+    alwaysIdempotent: true,
     call: (c, o) => c.payments.cancel("pay_1", o),
     answer: json(CANCELLED),
   },
@@ -107,7 +107,7 @@ const OPERATIONS: Operation[] = [
     name: "checkout.create",
     merchantScoped: true,
     hasBody: true,
-    alwaysIdempotent: false,
+    alwaysIdempotent: true,
     call: (c, o) => c.checkout.create({ referenceId: "order-1", amount: AMOUNT, ...URLS }, o),
     answer: json({ paymentId: "pay_1", gatewayUrl: "https://portal.example/pay_1" }),
   },
@@ -123,7 +123,7 @@ const OPERATIONS: Operation[] = [
     name: "gateway.fetchAction",
     merchantScoped: false,
     hasBody: true,
-    alwaysIdempotent: false,
+    alwaysIdempotent: true,
     call: (c, o) => c.gateway.fetchAction("pay_1", { optionId: "opt_1" }, o),
     answer: json({ actions: [] }),
   },
@@ -194,7 +194,7 @@ describe("Merchant-Id", () => {
 
 describe("Idempotency-Key", () => {
   it.each(byName(OPERATIONS.filter((op) => op.alwaysIdempotent)))(
-    "%s always sends a fresh UUID v4 key",
+    "%s (a POST) always sends a fresh UUID v4 key",
     async (_name, op) => {
       mock.respond(op.answer);
       await op.call(client());

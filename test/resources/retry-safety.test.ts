@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   type ClientOptions,
-  ConnectionError,
-  InternalServerError,
   type MerchantPaymentsClient,
   RateLimitError,
   type RequestOptions,
@@ -21,8 +19,8 @@ const URLS = { successUrl: "https://shop.example/ok", errorUrl: "https://shop.ex
 
 type Call = (c: MerchantPaymentsClient, options?: RequestOptions) => Promise<unknown>;
 
-/** POSTs that create or change something and carry no idempotency key unless the caller gives one. */
-const UNKEYED_POSTS: Array<[string, Call, () => Response]> = [
+/** POSTs that create or change something, called without a key: the SDK makes one. */
+const POSTS: Array<[string, Call, () => Response]> = [
   [
     "payments.create",
     (c, o) => c.payments.create({ referenceId: "order-1", amount: AMOUNT }, o),
@@ -41,36 +39,42 @@ const UNKEYED_POSTS: Array<[string, Call, () => Response]> = [
   ],
 ];
 
-describe.each(UNKEYED_POSTS)("%s", (_name, call, ok) => {
-  it("is not retried after a 503 without an idempotency key (the service may have acted)", async () => {
-    mock.respond(apiError(503, "unavailable"), ok);
-    const error = await failure(() => call(client({ maxRetries: 3 })));
-    expect(error).toBeInstanceOf(InternalServerError);
-    expect(mock.requests).toHaveLength(1);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe.each(POSTS)("%s", (_name, call, ok) => {
+  it("without a key of the caller's, carries one of its own: the same on every attempt, new for each call", async () => {
+    mock.respond(apiError(503, "unavailable"), networkError(), ok);
+    await call(client({ maxRetries: 3 }));
+    expect(mock.requests).toHaveLength(3);
+    const keys = mock.requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(UUID);
+    expect(new Set(keys).size).toBe(1);
+    expect(new Set(mock.requests.map((r) => r.body)).size).toBe(1);
+    mock.respond(ok);
+    await call(client());
+    expect(mock.requests[3]?.headers.get("idempotency-key")).not.toBe(keys[0]);
   });
 
-  it("is not retried after a 500 or 502 without an idempotency key", async () => {
-    mock.respond(apiError(500, "internal"), ok);
-    expect(await failure(() => call(client({ maxRetries: 3 })))).toBeInstanceOf(InternalServerError);
-    mock.respond(() => new Response("<html>Bad gateway</html>", { status: 502 }), ok);
-    expect(await failure(() => call(client({ maxRetries: 3 })))).toBeInstanceOf(InternalServerError);
-    expect(mock.requests).toHaveLength(2);
+  it("is retried after a 500 or a proxy's 502 page, under its key: the service replays instead of acting twice", async () => {
+    mock.respond(
+      apiError(500, "internal"),
+      () => new Response("<html>Bad gateway</html>", { status: 502 }),
+      ok,
+    );
+    await call(client({ maxRetries: 3 }));
+    expect(mock.requests).toHaveLength(3);
+    expect(new Set(mock.requests.map((r) => r.headers.get("idempotency-key"))).size).toBe(1);
   });
 
-  it("is not retried after a dropped connection without an idempotency key", async () => {
-    mock.respond(networkError(), ok);
-    const error = await failure(() => call(client({ maxRetries: 3 })));
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(mock.requests).toHaveLength(1);
-  });
-
-  it("is retried after a 429 rate_limited refusal, even without a key", async () => {
+  it("is retried after a 429 rate_limited body, with the same key", async () => {
     const retries: RetryEvent[] = [];
     mock.respond(apiError(429, "rate_limited"), ok);
     await call(client({ hooks: { onRetry: (event) => retries.push(event) } }));
     expect(mock.requests).toHaveLength(2);
     expect(retries.map((r) => r.reason)).toEqual(["rate_limited"]);
-    expect(mock.requests.every((r) => !r.headers.has("idempotency-key"))).toBe(true);
+    const [first, second] = mock.requests.map((r) => r.headers.get("idempotency-key"));
+    expect(first).toMatch(UUID);
+    expect(second).toBe(first);
     expect(mock.requests[1]?.body).toBe(mock.requests[0]?.body);
   });
 

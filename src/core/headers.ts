@@ -1,0 +1,137 @@
+/**
+ * The headers of a request (the client's base set, a caller's extra headers, the per-call ones) and what a
+ * response's headers show (the request id, the copy `withResponse()` exposes).
+ *
+ * @module
+ */
+import { type InputIssue, InputValidationError } from "../errors.js";
+import {
+  CREDENTIAL_HEADERS,
+  headerNameProblem,
+  headerValueTextProblem,
+  RESERVED_HEADERS,
+} from "../validate/headers.js";
+import { inputIssue, invalidInput } from "../validate/issues.js";
+import { SDK_VERSION } from "../version.js";
+import type { ResolvedConfig } from "./config.js";
+import type { Redactor } from "./redact.js";
+import type { RequestOptions } from "./request-options.js";
+
+const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
+
+/**
+ * Response headers that may carry the service's request id, in order of preference. The interface document names
+ * none: these are a guess (the bundled mock sends `Request-Id`), kept here and nowhere else.
+ */
+export const REQUEST_ID_HEADERS: readonly string[] = ["request-id", "x-request-id"];
+
+/** Response headers never exposed by `withResponse()`: credentials echoed back, and cookies. */
+const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
+  ...CREDENTIAL_HEADERS,
+  "authorization",
+  "proxy-authorization",
+  "set-cookie",
+  "cookie",
+]);
+
+/** The headers shared by every call of a client. Lower-case names, so a caller's `headers` cannot double one up. */
+export function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "user-agent": USER_AGENT,
+    ...config.defaultHeaders,
+  };
+  const { credentials } = config;
+  if (credentials.scheme === "apiKey") {
+    headers["api-key"] = credentials.apiKey;
+  } else {
+    headers["app-id"] = credentials.appId;
+    headers["client-id"] = credentials.clientId;
+  }
+  if (config.apiVersion !== undefined && config.versionHeader !== undefined) {
+    headers[config.versionHeader.toLowerCase()] = config.apiVersion;
+  }
+  return headers;
+}
+
+/** What a call adds to the base headers. */
+export interface CallHeaders {
+  hasBody: boolean;
+  merchantScoped: boolean;
+  idempotencyKey: string | undefined;
+}
+
+/** The headers of one call, lower-case names, so that a caller's `headers` cannot double one up by case. */
+export function callHeadersOf(
+  config: ResolvedConfig,
+  base: Readonly<Record<string, string>>,
+  call: CallHeaders,
+  options: RequestOptions,
+): Record<string, string> {
+  const headers: Record<string, string> = { ...base };
+  if (options.headers) Object.assign(headers, callerHeaders(options.headers, config.versionHeader));
+  if (call.hasBody) headers["content-type"] = "application/json";
+  const { apiVersion } = options;
+  if (apiVersion !== undefined) {
+    if (config.versionHeader === undefined) {
+      throw invalidInput("options.apiVersion", "needs the client's versionHeader option");
+    }
+    headers[config.versionHeader.toLowerCase()] = apiVersion;
+  }
+  if (call.merchantScoped) {
+    const merchantId = options.merchantId ?? config.merchantId;
+    if (merchantId === undefined) {
+      throw invalidInput(
+        "merchantId",
+        "is required for payment operations: set it on the client or per call",
+      );
+    }
+    headers["merchant-id"] = merchantId;
+  }
+  if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
+  return headers;
+}
+
+/** A caller's extra headers, checked (fetch's rules, no reserved name) and lower-cased. */
+function callerHeaders(
+  headers: Record<string, string>,
+  versionHeader: string | undefined,
+): Record<string, string> {
+  const issues: InputIssue[] = [];
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const field = `options.headers.${name}`;
+    const lower = name.toLowerCase();
+    const problem =
+      headerNameProblem(name) ??
+      (RESERVED_HEADERS.has(lower)
+        ? "is set by the SDK (or frames the message): it cannot be given"
+        : undefined) ??
+      (lower === versionHeader?.toLowerCase()
+        ? "is the version header: pin it with options.apiVersion"
+        : undefined) ??
+      headerValueTextProblem(value);
+    if (problem === undefined) out[lower] = value;
+    else issues.push(inputIssue(field, problem));
+  }
+  if (issues.length > 0) throw new InputValidationError(issues);
+  return out;
+}
+
+/** The request id of a response, redacted: a proxy may echo the key there too. */
+export function requestIdOf(headers: Headers, redactor: Redactor): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value) return redactor.text(value);
+  }
+  return undefined;
+}
+
+/** The headers `withResponse()` shows: a copy without credentials or cookies, the key redacted from the rest. */
+export function exposedHeaders(headers: Headers, redactor: Redactor): Headers {
+  const exposed = new Headers();
+  headers.forEach((value, name) => {
+    if (!HIDDEN_RESPONSE_HEADERS.has(name)) exposed.append(name, redactor.text(value));
+  });
+  return exposed;
+}

@@ -1,0 +1,59 @@
+/**
+ * Reading a 2xx response body: bounded JSON, the API key redacted, then the operation's schema in the client's
+ * reading mode. A body that arrived is never reported as unsent: whatever is wrong with it is a
+ * `ResponseValidationError` (or `ResponseTooLargeError`), and it is not retried.
+ *
+ * @module
+ */
+import type * as z from "zod/mini";
+import {
+  MAX_JSON_DEPTH,
+  type RequestContext,
+  ResponseTooLargeError,
+  ResponseValidationError,
+} from "../errors.js";
+import type { Schemas } from "../schemas/load.js";
+import type { Drift } from "../schemas/parse.js";
+import { parseJson } from "./json.js";
+import type { ResponseValidation } from "./options.js";
+import type { Redactor } from "./redact.js";
+
+/** What reading a body needs of the client. */
+export interface BodyReader {
+  readResponse: Schemas["readResponse"];
+  redactor: Redactor;
+  mode: ResponseValidation;
+  /** Called with each deviation a tolerant reading let through. */
+  onDrift: (drift: Drift) => void;
+}
+
+/** The body of a 2xx response. */
+export interface ResponseBody {
+  status: number;
+  text: string;
+}
+
+/** Reads `response` with `schema`: its output, or a typed error. */
+export function readBody<S extends z.core.$ZodType>(
+  reader: BodyReader,
+  schema: S,
+  { status, text }: ResponseBody,
+  request: RequestContext,
+  requestId: string | undefined,
+): z.output<S> {
+  const { redactor } = reader;
+  const invalid = (issues: ResponseValidationError["issues"], rawBody: unknown) =>
+    new ResponseValidationError({ request, status, rawBody, issues, requestId });
+  const parsed = parseJson(text);
+  if (parsed.kind === "too_deep")
+    throw new ResponseTooLargeError(request, { depth: MAX_JSON_DEPTH }, requestId);
+  if (parsed.kind === "not_json") {
+    throw invalid([{ path: "", message: "body is not JSON" }], redactor.text(text));
+  }
+  const json = parsed.kind === "json" && redactor.suspects(text) ? redactor.value(parsed.value) : undefined;
+  const body = parsed.kind === "json" ? (json ?? parsed.value) : undefined;
+  const result = reader.readResponse(schema, body, reader.mode);
+  if (!result.success) throw invalid(result.issues, body);
+  for (const entry of result.drift) reader.onDrift(entry);
+  return result.data;
+}

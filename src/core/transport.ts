@@ -1,0 +1,250 @@
+/**
+ * The transport: one client's loop from an operation to its result. It fills the operation's row with the method's
+ * input, builds the headers, sends each attempt through the wire adapters (`http.ts`), turns what came back into a
+ * result or a typed error, and retries when `shouldRetry` (`retry.ts`) says so. Resources only name a row.
+ *
+ * @module
+ */
+import type * as z from "zod/mini";
+import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
+import type { CallInput, OperationRow, ResultOf } from "../operations.js";
+import { loadSchemas, type Schemas } from "../schemas/load.js";
+import { pathSegment } from "../validate/ids.js";
+import { isLoopback } from "../validate/rules.js";
+import { abortErrorOf } from "./abort.js";
+import { apiErrorFrom } from "./api-error.js";
+import { APIPromise, type CallResult } from "./api-promise.js";
+import type { ResolvedConfig } from "./config.js";
+import { Events } from "./events.js";
+import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
+import { baseHeadersOf, callHeadersOf, exposedHeaders, requestIdOf } from "./headers.js";
+import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
+import { newIdempotencyKey } from "./idempotency.js";
+import type { RequestEvent } from "./options.js";
+import { createRedactor, type Redactor } from "./redact.js";
+import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "./request-options.js";
+import { readBody } from "./response-body.js";
+import { parseRetryAfter, retryDelayMs, shouldRetry, sleep } from "./retry.js";
+
+/** Any zod schema: rows name the one their response must match. */
+type Schema = z.core.$ZodType;
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+/** One call of an operation: its row filled with the method's input. */
+interface Operation {
+  row: OperationRow;
+  /** Path below the base URL, ids encoded. */
+  path: string;
+  query: Query | undefined;
+  /** JSON body; `undefined` sends none. */
+  body: unknown;
+  response: Schema;
+}
+
+/** What stays the same across the attempts of one call, the idempotency key above all. */
+interface PreparedCall {
+  method: OperationRow["method"];
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+  signal: AbortSignal | undefined;
+  /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
+  safeToRepeat: boolean;
+  /** The call as events see it (attempt 0); errors take its method and path. */
+  event: RequestEvent;
+}
+
+type AttemptOutcome = { result: CallResult<unknown> } | FailedAttempt;
+
+/** The transport of one client. */
+export class Transport {
+  readonly #config: ResolvedConfig;
+  readonly #http: Http;
+  readonly #redactor: Redactor;
+  readonly #events: Events;
+  /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
+  readonly #baseHeaders: Readonly<Record<string, string>>;
+  /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
+  readonly talksToLoopback: boolean;
+
+  /** The sockets of this client's family: `withOptions()` hands them to the client it makes. */
+  get pool(): SocketPool {
+    return this.#http.pool;
+  }
+
+  /** `pool`: the sockets of the client's `withOptions()` parent, shared when the sizes agree. */
+  constructor(config: ResolvedConfig, pool?: SocketPool) {
+    this.#config = config;
+    this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
+    this.#baseHeaders = baseHeadersOf(config);
+    const { credentials } = config;
+    this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
+    this.#events = new Events(config, this.#redactor);
+    const { fetch, maxResponseBytes, maxSockets } = config;
+    this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
+  }
+
+  /**
+   * Sends the operation of `row` and resolves to its parsed response, or rejects with a typed error. The ids, the
+   * input and the options are checked inside the promise, so a bad input is a rejection like any other.
+   */
+  call<R extends OperationRow>(row: R, input: CallInput, options?: RequestOptions): APIPromise<ResultOf<R>> {
+    return new APIPromise(this.#run(row, input, options)) as APIPromise<ResultOf<R>>;
+  }
+
+  async #run(
+    row: OperationRow,
+    input: CallInput,
+    options: RequestOptions | undefined,
+  ): Promise<CallResult<unknown>> {
+    const schemas = await loadSchemas();
+    const operation = this.#operationOf(schemas, row, input);
+    // Checked before a key is made: a bad option is refused without loading anything.
+    if (options !== undefined) checkRequestOptions(options);
+    const idempotencyKey =
+      options?.idempotencyKey ?? (row.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
+    const call = this.#prepare(operation, options, idempotencyKey);
+    for (let attempt = 0; ; attempt++) {
+      if (call.signal?.aborted) throw abortErrorOf(call.signal);
+      const outcome = await this.#attempt(schemas, operation.response, call, attempt);
+      if ("result" in outcome) return unwrapped(outcome.result, row.unwrap);
+      if (!shouldRetry(outcome, call, attempt)) throw outcome.error;
+      const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
+      if (this.#events.observed) this.#events.retry({ ...call.event, attempt }, delayMs, outcome.reason);
+      await sleep(delayMs, call.signal);
+    }
+  }
+
+  /** The operation a row and a method's input make: ids checked into the path, the input into a body or query. */
+  #operationOf(schemas: Schemas, row: OperationRow, { params = {}, input }: CallInput): Operation {
+    const path = row.path.replace(/:(\w+)/g, (_, name: string) => pathSegment(name, params[name]));
+    let query: Query | undefined;
+    if (row.query) {
+      refuseMisplacedOptions(input, "query", row.call);
+      query = schemas.parseInput(schemas[row.query], input, "query") as Query;
+    }
+    let body: unknown;
+    if (row.body) {
+      refuseMisplacedOptions(input, "input", row.call);
+      const build = schemas[row.body] as (input: unknown, context: object) => unknown;
+      body = build(input, { againstLocalMock: this.talksToLoopback });
+    }
+    return { row, path, query, body, response: schemas[row.response] };
+  }
+
+  #prepare(
+    operation: Operation,
+    options: RequestOptions = {},
+    idempotencyKey: string | undefined,
+  ): PreparedCall {
+    const { method, merchantScoped } = operation.row;
+    const hasBody = operation.body !== undefined;
+    const call = { hasBody, merchantScoped, idempotencyKey };
+    return {
+      method,
+      url: this.#url(operation),
+      headers: callHeadersOf(this.#config, this.#baseHeaders, call, options),
+      body: hasBody ? JSON.stringify(operation.body) : undefined,
+      timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
+      maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
+      signal: options.signal,
+      // GET and PUT are idempotent in HTTP: repeating them cannot create a second resource.
+      safeToRepeat: method !== "POST" || idempotencyKey !== undefined,
+      event: { method, path: operation.path, attempt: 0, idempotencyKey },
+    };
+  }
+
+  /** One attempt: send, then classify what came back (or how nothing did). */
+  async #attempt(
+    schemas: Schemas,
+    schema: Schema,
+    call: PreparedCall,
+    attempt: number,
+  ): Promise<AttemptOutcome> {
+    const events = this.#events;
+    const event = events.observed ? { ...call.event, attempt } : call.event;
+    if (events.observed) events.request(event);
+    const started = events.observed ? performance.now() : 0;
+    let response: WireResponse;
+    try {
+      const { method, url, headers, body, timeoutMs, signal } = call;
+      response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
+    } catch (error) {
+      // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
+      if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
+      const { maxResponseBytes } = this.#config;
+      return wireFailureOf(error, call.event, { ...call, maxResponseBytes });
+    }
+    const requestId = requestIdOf(response.headers, this.#redactor);
+    if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
+    if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
+    return { result: this.#result(schemas, schema, response, call.event, requestId) };
+  }
+
+  /** A non-2xx response: its typed error, and whether repeating may help. */
+  #failedStatus(response: WireResponse, call: PreparedCall, requestId: string | undefined): FailedAttempt {
+    const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+    const retryAfterMs =
+      retryAfter === undefined ? undefined : Math.min(retryAfter, this.#config.retry.maxRetryAfterMs);
+    const error = apiErrorFrom(
+      { status: response.status, text: response.text, requestId, retryAfterMs },
+      call.event,
+      this.#redactor,
+    );
+    return statusFailureOf(error, retryAfterMs);
+  }
+
+  /** A 2xx response, its body read with the operation's schema. */
+  #result(
+    { readResponse }: Schemas,
+    schema: Schema,
+    response: WireResponse,
+    request: RequestEvent,
+    requestId: string | undefined,
+  ): CallResult<unknown> {
+    const reader = {
+      readResponse,
+      redactor: this.#redactor,
+      mode: this.#config.responseValidation,
+      onDrift: (drift: Parameters<Events["drift"]>[2]) => this.#events.drift(request, schema, drift),
+    };
+    return {
+      data: readBody(reader, schema, response, request, requestId),
+      status: response.status,
+      requestId,
+      idempotentReplayed: response.headers.get("idempotent-replayed")?.toLowerCase() === "true",
+      headers: () => exposedHeaders(response.headers, this.#redactor),
+    };
+  }
+
+  #url(operation: Operation): string {
+    const url = this.#config.baseUrl + operation.path;
+    if (!operation.query) return url;
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(operation.query)) {
+      if (value !== undefined) params.append(name, String(value));
+    }
+    const query = params.toString();
+    return query ? `${url}?${query}` : url;
+  }
+}
+
+/**
+ * A failure the wire adapters did not classify (a dependency that cannot be loaded, a broken runtime, a bug): a
+ * {@link MerchantPaymentsError} naming the request and quoting the original, the key redacted. The original is not
+ * kept as the cause: it may hold the request, headers included.
+ */
+function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Redactor): MerchantPaymentsError {
+  if (isMerchantPaymentsError(error)) return error;
+  const what = error instanceof Error ? `${error.name}: ${redactor.text(error.message)}` : typeof error;
+  return new MerchantPaymentsError(`${request.method} ${request.path} failed inside the SDK (${what})`);
+}
+
+/** The result with its data replaced by the field the row names as the result. */
+function unwrapped(result: CallResult<unknown>, field: string | undefined): CallResult<unknown> {
+  if (field === undefined) return result;
+  return { ...result, data: (result.data as Record<string, unknown>)[field] };
+}
