@@ -1,7 +1,8 @@
 import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigurationError, MerchantPaymentsClient } from "../src/index.js";
+import { ConfigurationError, InputValidationError, MerchantPaymentsClient } from "../src/index.js";
+import { createMockService } from "../src/testing/index.js";
 import { FAIL_ON_UNHANDLED } from "./helpers/msw.js";
 import { LIVE_KEY, TEST_KEY } from "./helpers/recording-server.js";
 
@@ -40,5 +41,50 @@ describe("a mock service over plain http on another host", () => {
       () => new MerchantPaymentsClient({ ...credentials, baseUrl: MOCK_URL, allowInsecureHttp: true }),
     ).toThrow(ConfigurationError);
     expect(seen).toEqual([]);
+  });
+});
+
+describe("a redirect round-trip without TLS (a shop and the mock in Docker Compose)", () => {
+  it("sends plain-http return URLs under allowInsecureHttp with a test key, and verifies the return", async () => {
+    const mock = createMockService({ allowInsecureHttp: true });
+    const client = new MerchantPaymentsClient({
+      apiKey: mock.keys.test,
+      baseUrl: "http://payments-mock:4010",
+      merchantId: mock.merchantId,
+      allowInsecureHttp: true,
+      fetch: (input, init) =>
+        mock.fetch(String(input).replace("http://payments-mock:4010", mock.baseUrl), init),
+    });
+    const { paymentId } = await client.checkout.create({
+      referenceId: "order-compose",
+      amount: { unit: "iso4217/USD", value: "500" },
+      successUrl: "http://app:3000/orders/order-compose/success",
+      errorUrl: "http://app:3000/orders/order-compose/failure",
+    });
+    const returnUrl = mock.simulateBuyer(paymentId, { outcome: "success" });
+    expect(returnUrl).toBe(`http://app:3000/orders/order-compose/success?payment_id=${paymentId}`);
+    const outcome = await client.checkout.verifyReturn({ url: returnUrl!, expectedPaymentId: paymentId });
+    expect(outcome.fulfil).toBe(true);
+  });
+
+  it("still refuses plain-http return URLs to another host without allowInsecureHttp", async () => {
+    const mock = createMockService();
+    const client = new MerchantPaymentsClient({
+      apiKey: mock.keys.test,
+      baseUrl: mock.baseUrl,
+      fetch: mock.fetch,
+    });
+    await expect(
+      client.checkout.create(
+        {
+          referenceId: "order-1",
+          amount: { unit: "iso4217/USD", value: "500" },
+          successUrl: "http://app:3000/ok",
+          errorUrl: "http://app:3000/ko",
+        },
+        { merchantId: mock.merchantId },
+      ),
+    ).rejects.toBeInstanceOf(InputValidationError);
+    expect(mock.requests).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
 import type { CallInput, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
 import { pathSegment } from "../validate/ids.js";
-import { isLoopback } from "../validate/rules.js";
+import { isLoopback, type ReturnUrlRule } from "../validate/rules.js";
 import { abortErrorOf } from "./abort.js";
 import { apiErrorFrom } from "./api-error.js";
 import { APIPromise, type CallResult } from "./api-promise.js";
@@ -67,8 +67,11 @@ export class Transport {
   readonly #events: Events;
   /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
   readonly #baseHeaders: Readonly<Record<string, string>>;
-  /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
-  readonly talksToLoopback: boolean;
+  /**
+   * The return URLs checkouts may carry: plain http only towards a mock, on a loopback `baseUrl` (loopback hosts) or
+   * under `allowInsecureHttp`, which needs a test-mode key (any host). The real service gets https only.
+   */
+  readonly #returnUrls: ReturnUrlRule;
 
   /** The sockets of this client's family: `withOptions()` hands them to the client it makes. */
   get pool(): SocketPool {
@@ -78,7 +81,11 @@ export class Transport {
   /** `pool`: the sockets of the client's `withOptions()` parent, shared when the sizes agree. */
   constructor(config: ResolvedConfig, pool?: SocketPool) {
     this.#config = config;
-    this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
+    this.#returnUrls = config.allowInsecureHttp
+      ? "any-http"
+      : isLoopback(new URL(config.baseUrl).hostname)
+        ? "loopback-http"
+        : "https";
     this.#baseHeaders = baseHeadersOf(config);
     const { credentials } = config;
     this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
@@ -130,7 +137,7 @@ export class Transport {
     if (row.body) {
       refuseMisplacedOptions(input, "input", row.call);
       const build = schemas[row.body] as (input: unknown, context: object) => unknown;
-      body = build(input, { againstLocalMock: this.talksToLoopback });
+      body = build(input, { returnUrls: this.#returnUrls });
     }
     return { row, path, query, body, response: schemas[row.response] };
   }

@@ -5,9 +5,11 @@
  * @module
  */
 import * as z from "zod/mini";
+import type { ReturnUrlRule } from "../validate/rules.js";
 import {
   httpsUrlSchema,
   type Iso4217AmountInput,
+  insecureReturnUrlSchema,
   iso4217AmountInputSchema,
   localReturnUrlSchema,
   nonEmptyStringSchema,
@@ -60,6 +62,14 @@ const withoutRedirectsSchema = z.strictObject({
 const withRedirectsSchema = withRedirects(httpsUrlSchema);
 /** The same against a local mock service: http loopback return URLs are allowed. */
 const localWithRedirectsSchema = withRedirects(localReturnUrlSchema);
+/** The same for a test-mode client under `allowInsecureHttp`: http return URLs to any host. */
+const insecureWithRedirectsSchema = withRedirects(insecureReturnUrlSchema);
+
+const RETURN_URL_SCHEMAS = {
+  https: withRedirectsSchema,
+  "loopback-http": localWithRedirectsSchema,
+  "any-http": insecureWithRedirectsSchema,
+} as const;
 
 /**
  * A checkout with redirects: the portal sends the buyer back to `successUrl` or `errorUrl` with
@@ -101,17 +111,14 @@ export interface CreateCheckoutBody {
  */
 export function toCreateCheckoutBody(
   input: CreateCheckoutInput,
-  { againstLocalMock = false }: { againstLocalMock?: boolean } = {},
+  { returnUrls = "https" }: { returnUrls?: ReturnUrlRule } = {},
 ): CreateCheckoutBody {
   // `redirects` picks the shape (a discriminated union, without the weight of zod's union classes).
   if ((input as { redirects?: unknown } | null | undefined)?.redirects === false) {
     const { referenceId, amount } = parseInput(withoutRedirectsSchema, input);
     return { referenceId, amount };
   }
-  const { referenceId, amount, successUrl, errorUrl } = parseInput(
-    againstLocalMock ? localWithRedirectsSchema : withRedirectsSchema,
-    input,
-  );
+  const { referenceId, amount, successUrl, errorUrl } = parseInput(RETURN_URL_SCHEMAS[returnUrls], input);
   return { referenceId, amount, checkout: { successUrl, errorUrl } };
 }
 

@@ -19,6 +19,7 @@ import {
   caip19Problem,
   ISO4217_UNIT_RE,
   isHttpsUrl,
+  isPlainHttpUrl,
   MINOR_UNITS_RE,
   parseCaip2,
   parseCaip10,
@@ -112,6 +113,16 @@ export const httpsUrlSchema = z
 export const localReturnUrlSchema = z.string().check(
   z.refine((value) => isHttpsUrl(value) || isHttpsUrl(value, true), {
     error: 'must be an absolute https URL (or http to a loopback host), like "https://shop.example/thanks"',
+  }),
+);
+
+/**
+ * A return URL for a test-mode checkout under `allowInsecureHttp` (a mock in Docker Compose or a CI service): https,
+ * or plain http to any host, so the redirect round-trip needs no TLS. Never used with a live key.
+ */
+export const insecureReturnUrlSchema = z.string().check(
+  z.refine((value) => isHttpsUrl(value) || isPlainHttpUrl(value), {
+    error: 'must be an absolute https or http URL, like "http://app:3000/thanks"',
   }),
 );
 

@@ -20,6 +20,26 @@ export function isLoopback(hostname: string): boolean {
   return host === "localhost" || host === "[::1]" || host === "::1" || /^127(\.\d+){3}$/.test(host);
 }
 
+/**
+ * Which return URLs a client may send: `https` (the real service), `loopback-http` (a local mock on a loopback
+ * `baseUrl`), `any-http` (a test-mode client under `allowInsecureHttp`: a mock in Docker Compose or CI).
+ */
+export type ReturnUrlRule = "https" | "loopback-http" | "any-http";
+
+/**
+ * An absolute plain `http:` URL with a host and no credentials: a return URL a test-mode checkout may use under
+ * `allowInsecureHttp` (a shop in Docker Compose, `http://app:3000/...`). The SDK and the mock both decide with it.
+ */
+export function isPlainHttpUrl(value: string): boolean {
+  if (value !== value.trim()) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" && url.hostname.length > 0 && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
+
 /** An absolute `https:` URL, or with `allowLoopbackHttp` also plain `http:` to a loopback host. */
 export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
   if (value !== value.trim()) return false;

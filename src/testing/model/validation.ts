@@ -12,6 +12,7 @@ import {
   EVM_ADDRESS_RE,
   ISO4217_UNIT_RE,
   isHttpsUrl,
+  isPlainHttpUrl,
   parseCaip10,
   parseCaip19,
   paymentAmountProblem,
@@ -109,16 +110,6 @@ export function isRedirectUrl(url: unknown, rule: RedirectRule): url is string {
   if (typeof url !== "string") return false;
   if (isHttpsUrl(url, rule.allowLoopback)) return true;
   return rule.allowInsecureHttp && rule.mode === "test" && isPlainHttpUrl(url);
-}
-
-function isPlainHttpUrl(value: string): boolean {
-  if (value !== value.trim()) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" && url.hostname.length > 0 && url.username === "" && url.password === "";
-  } catch {
-    return false;
-  }
 }
 
 /** Appends `payment_id=<id>` to a redirect URL (with `&` when it already has a query; keeps the fragment). */
