@@ -21,6 +21,12 @@ export type {
 } from "./core/config.js";
 export { REQUEST_ID_HEADERS, type RequestOptions } from "./core/request.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
+export type {
+  MeterProviderLike,
+  TelemetryOption,
+  TelemetryOptions,
+  TracerProviderLike,
+} from "./core/telemetry/options.js";
 export * from "./errors.js";
 // Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).
 export { unknownField } from "./model/fields.js";

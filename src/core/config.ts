@@ -3,6 +3,7 @@ import { headerNameProblem, headerValueTextProblem, RESERVED_HEADERS } from "../
 import { describeType, isRecord, nearestName, type ProblemOf } from "../validate/issues.js";
 import { API_VERSION_RE, isLoopback } from "../validate/rules.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
+import { type TelemetryOption, telemetryProblem } from "./telemetry/options.js";
 
 /** Credentials the client sends: a private API key, or the public App-Id with its Client-Id (wallet auth). */
 export type Credentials =
@@ -174,6 +175,11 @@ export interface ClientOptions {
   /** Observe every attempt, response and retry. */
   hooks?: Hooks | undefined;
   /**
+   * OpenTelemetry spans and the `http.client.request.duration` metric (needs `@opentelemetry/api` installed): `true`
+   * for the global providers, or `{ tracerProvider, meterProvider }`. Default `false`: nothing is loaded or recorded.
+   */
+  telemetry?: TelemetryOption | undefined;
+  /**
    * The service's calls are server-side only: an API key in a browser page is a leaked key. The client refuses to
    * start in a browser unless this is `true` (for example for a wallet-auth page using `appId`).
    */
@@ -200,6 +206,7 @@ export interface ResolvedConfig {
   /** The least severe level `log()` writes. */
   logLevel: LogLevel;
   hooks: Hooks | undefined;
+  telemetry: TelemetryOption | undefined;
   responseValidation: ResponseValidation;
   maxResponseBytes: number;
   maxSockets: number;
@@ -240,6 +247,7 @@ const SETTINGS = {
   maxResponseBytes: sizeProblem,
   maxSockets: sizeProblem,
   logLevel: oneOfProblem(LOG_LEVELS),
+  telemetry: telemetryProblem,
 } satisfies Partial<Record<keyof ClientOptions, ProblemOf>>;
 
 /** How an option that is an object of named parts is checked. */
@@ -348,6 +356,7 @@ export function resolveConfig(options: ClientOptions): ResolvedConfig {
     logLevel,
     // A frozen copy, so that changing the object given later changes nothing.
     hooks: hooks && Object.freeze({ ...hooks }),
+    telemetry: setting(options, "telemetry"),
     responseValidation: setting(options, "responseValidation") ?? "tolerant",
     maxResponseBytes: setting(options, "maxResponseBytes") ?? 1_048_576,
     maxSockets: setting(options, "maxSockets") ?? 32,

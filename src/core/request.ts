@@ -54,6 +54,8 @@ import { parseJson } from "./json.js";
 import { log } from "./log.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { abortErrorOf, isRetryableStatus, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
+import { type CallTrace, createTelemetry, type Telemetry } from "./telemetry/instrument.js";
+import { telemetryProviders } from "./telemetry/options.js";
 
 /** Any zod schema: operations name the one their response must match. */
 type Schema = z.core.$ZodType;
@@ -174,6 +176,8 @@ export class Transport {
   readonly #observed: boolean;
   /** True when the base URL is a loopback host: the client talks to a local mock, never to the real service. */
   readonly talksToLoopback: boolean;
+  /** OpenTelemetry spans and metrics, only when the `telemetry` option is on. */
+  readonly #telemetry: Telemetry | undefined;
 
   constructor(config: ResolvedConfig) {
     this.#config = config;
@@ -187,6 +191,8 @@ export class Transport {
       maxResponseBytes: config.maxResponseBytes,
       maxSockets: config.maxSockets,
     });
+    const telemetry = telemetryProviders(config.telemetry);
+    this.#telemetry = telemetry && createTelemetry(telemetry, config.baseUrl);
   }
 
   /**
@@ -212,14 +218,26 @@ export class Transport {
       options?.idempotencyKey ??
       (operation.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
     const call = this.#prepare(operation, options, idempotencyKey);
+    const send = (trace?: CallTrace) => this.#send(schemas, operation.response, call, trace);
+    return this.#telemetry ? this.#telemetry.traced(call.event, send) : send();
+  }
+
+  /** The attempts of one call, until one is answered or no retry is allowed. */
+  async #send<S extends Schema>(
+    schemas: Schemas,
+    schema: S,
+    call: PreparedCall,
+    trace: CallTrace | undefined,
+  ): Promise<Answer<z.output<S>>> {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
-      const outcome = await this.#attempt(schemas, operation.response, call, attempt);
+      const outcome = await this.#attempt(schemas, schema, call, attempt);
       if ("answer" in outcome) return outcome.answer;
       const mayRepeat = call.safeToRepeat || outcome.refusedByService;
       if (!outcome.retryable || !mayRepeat || attempt >= call.maxRetries) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
       if (this.#observed) this.#emitRetry({ ...call.event, attempt }, delayMs, outcome.reason);
+      trace?.retry(attempt, delayMs, outcome.reason);
       await sleep(delayMs, call.signal);
     }
   }
