@@ -41,8 +41,6 @@ interface Instruments {
   duration: Otel.Histogram;
 }
 
-let apiModule: Promise<typeof Otel> | undefined;
-
 /** Creates the telemetry of a client whose `telemetry` option is on. Nothing is loaded until its first call. */
 export function createTelemetry(providers: TelemetryOptions, baseUrl: string): Telemetry {
   const url = new URL(baseUrl);
@@ -60,12 +58,11 @@ export function createTelemetry(providers: TelemetryOptions, baseUrl: string): T
 }
 
 async function loadInstruments(providers: TelemetryOptions): Promise<Instruments> {
-  apiModule ??= import("@opentelemetry/api");
   let api: typeof Otel;
   try {
-    api = await apiModule;
+    // Awaited inside the try: a bundler (esbuild) then leaves an absent optional peer to run time instead of failing.
+    api = await import("@opentelemetry/api");
   } catch (cause) {
-    apiModule = undefined;
     throw new ConfigurationError(
       "The telemetry option needs the @opentelemetry/api package: install it (npm install @opentelemetry/api).",
       { cause },
