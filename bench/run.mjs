@@ -6,7 +6,7 @@
 // `node` package, installed into .tmp/node-<major> on first use), giving the Node 22 and 24 columns; the other
 // sections run on the Node that runs this script.
 //
-//   node bench/run.mjs [--quick] [--only=http,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
+//   node bench/run.mjs [--quick] [--only=http,own,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
 //                      [--json=out.json]
 import { writeFileSync } from "node:fs";
 import { render as renderBundle } from "./bundle.mjs";
@@ -14,6 +14,7 @@ import { render as renderImport } from "./cold-import.mjs";
 import { FLOOR, render as renderHttp } from "./http.mjs";
 import { render as renderLayers } from "./layers.mjs";
 import { fmt, nodeBinary, parseArgs, requireDist, runJson, table } from "./lib/common.mjs";
+import { render as renderOwnWork } from "./own-work.mjs";
 import { render as renderPolling } from "./polling.mjs";
 import { render as renderMock } from "./throughput.mjs";
 import { render as renderWatchers } from "./watchers.mjs";
@@ -25,7 +26,7 @@ const only = typeof args.only === "string" ? new Set(args.only.split(",")) : und
 const script = (name) => new URL(`./${name}`, import.meta.url).pathname;
 const nodes = String(args.nodes ?? "22,24").split(",");
 /** Sections run once per Node major: their results are keyed by major. */
-const PER_NODE = new Set(["http"]);
+const PER_NODE = new Set(["http", "own"]);
 
 const SECTIONS = [
   ["bundle", "Bundle size (esbuild, minified + gzip -9; 1 KB = 1000 B)", "bundle.mjs", [], [], renderBundle],
@@ -36,6 +37,14 @@ const SECTIONS = [
     quick ? ["--rounds=3", "--seq=100", "--conc=512"] : ["--rounds=15", "--seq=200", "--conc=1024"],
     ["--expose-gc"],
     renderHttp,
+  ],
+  [
+    "own",
+    "The SDK's own work per call, without the network (fetch answers from memory)",
+    "own-work.mjs",
+    quick ? ["--rounds=3", "--calls=1000"] : ["--rounds=9", "--calls=3000"],
+    [],
+    renderOwnWork,
   ],
   [
     "layers",
@@ -92,10 +101,10 @@ for (const [key, title, file, sectionArgs, nodeFlags, render] of SECTIONS) {
     for (const major of nodes) {
       const node = nodeBinary(major);
       results[key][major] = await runJson(script(file), [...sectionArgs, "--json"], nodeFlags, node);
-      const version = results[key][major][0]?.node ?? major;
+      const version = results[key][major][0]?.node ?? results[key][major].node ?? major;
       process.stdout.write(`\n## ${title}, Node ${version}\n\n${render(results[key][major])}\n`);
     }
-    if (results.http) process.stdout.write(`\n## Per request, by Node\n\n${renderByNode(results.http)}\n`);
+    if (key === "http") process.stdout.write(`\n## Per request, by Node\n\n${renderByNode(results.http)}\n`);
   } else {
     results[key] = await runJson(script(file), [...sectionArgs, "--json"], nodeFlags);
     process.stdout.write(`\n## ${title}\n\n${render(results[key])}\n`);
