@@ -19,9 +19,12 @@ import { measure as measurePolling } from "../bench/polling.mjs";
 
 const KB = 1000;
 /** Issue #11's targets (reported) and the ceilings that fail the check (enforced). */
+// Issue 19 moved the ceilings: ky 2 is about 3.8 KB larger than ky 1 (total only), and the OpenTelemetry module
+// (`core/telemetry/`, its spans, histogram and route templates) adds about 1.3 KB of own code. `@opentelemetry/api`
+// itself is an optional peer, imported only when `telemetry` is on, and never counted (bench/bundle.mjs).
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 29.5 * KB },
-  own: { target: 12 * KB, ceiling: 18.2 * KB },
+  total: { target: 25 * KB, ceiling: 35.0 * KB },
+  own: { target: 12 * KB, ceiling: 19.8 * KB },
 };
 
 const args = parseArgs();
