@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, type Options } from "tsup";
 
 const entry = {
@@ -23,9 +24,37 @@ const shared: Options = {
   removeNodeProtocol: false,
 };
 
+/**
+ * The fetch build (`dist/fetch/`), chosen by the `bun`, `deno`, `workerd`, `worker`, `edge-light` and `browser`
+ * export conditions: the same source, with the Node build's default transport (`wire/node-default.ts`, which loads
+ * `node:http`) replaced by the global `fetch` (`wire/fetch-default.ts`). No `node:` module is in it at all, so no
+ * bundler can hoist one; `scripts/check-package.mjs` checks that. Its types are the Node build's (one API).
+ */
+const FETCH_DEFAULT = fileURLToPath(new URL("src/core/wire/fetch-default.ts", import.meta.url));
+const fetchBuild: Options = {
+  entry: { index: "src/index.ts" },
+  dts: false,
+  sourcemap: true,
+  target: "es2022",
+  platform: "neutral",
+  outDir: "dist/fetch",
+  removeNodeProtocol: false,
+  external: ["ky", "uuid", "zod", /^zod\//],
+  esbuildPlugins: [
+    {
+      name: "fetch-default-transport",
+      setup(build) {
+        build.onResolve({ filter: /\/wire\/node-default\.js$/ }, () => ({ path: FETCH_DEFAULT }));
+      },
+    },
+  ],
+};
+
 export default defineConfig([
   { ...shared, format: ["esm"], clean: true },
   { ...shared, format: ["cjs"] },
+  { ...fetchBuild, format: ["esm"] },
+  { ...fetchBuild, format: ["cjs"] },
   {
     // The mock service's CLI (merchant-payments-mock): ESM only, run by Node directly.
     entry: { "testing/cli": "src/testing/cli.ts" },

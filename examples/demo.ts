@@ -51,23 +51,42 @@ interface Demo {
   shopOptions: ShopOptions;
 }
 
+/** What to undo on exit, last first: the servers, the database, its temporary directory. */
+const cleanups: Array<() => Promise<unknown>> = [];
+let cleaning: Promise<void> | undefined;
+
+/** Runs every cleanup once, however many times it is asked for (the end of the run, a signal, or both). */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) await step().catch((error: unknown) => console.error(error));
+  })();
+  return cleaning;
+}
+
 async function main(): Promise<void> {
   const serve = process.argv.includes("--serve");
+  // Ctrl+C, or SIGTERM from a CI runner, `docker stop` or `kill`: stop the servers, remove the temporary database.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    // `on`, not `once`: a terminal or a supervisor may signal every process of the group (npm, tsx, this one), so
+    // the same signal can come twice; a second one must not kill the cleanup half-way.
+    process.on(signal, () => void cleanUp().finally(() => process.exit(serve ? 0 : 1)));
+  }
   const mock = await startMockServer({ pollInMs: 200, port: portArg("mock-port", serve ? 4010 : 0) });
+  cleanups.push(() => mock.close());
   say(`mock service listening on ${mock.url} (test key ${mock.service.keys.test.slice(0, 10)}…)`);
   const demo = await openShop(mock, await setUpMerchant(mock), portArg("shop-port", serve ? 3000 : 0));
-  const stop = async () => {
-    await Promise.all([demo.shop.close(), mock.close()]);
-    await demo.orders.close();
-    await rm(demo.dataDir, { recursive: true, force: true });
-  };
-  if (serve) return keepServing(demo, stop);
+  // The shop and its database are replaced when the demo restarts the shop: close whichever is current.
+  cleanups.push(
+    () => demo.orders.close(),
+    () => demo.shop.close(),
+  );
+  if (serve) return keepServing(demo);
 
   try {
     await paidFailedCancelledForged(demo);
     await raceThenRestart(demo);
   } finally {
-    await stop();
+    await cleanUp();
   }
   console.log(
     failures.length === 0 ? "\nDemo complete: every step behaved." : `\nDemo FAILED: ${failures.join("; ")}`,
@@ -100,12 +119,13 @@ async function openShop(mock: MockServer, merchantId: string, port: number): Pro
     merchantId,
   });
   const dataDir = await mkdtemp(join(tmpdir(), "merchant-payments-demo-"));
-  say("creating the orders database (a new embedded PostgreSQL takes a few seconds)…");
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  say("creating the orders database (a new embedded PostgreSQL: 5 to 30 seconds, depending on the machine)…");
   const orders = await openOrders({ dataDir });
   say(`orders database: embedded PostgreSQL (PGlite) in ${dataDir}`);
   const shipped: string[] = [];
   const shopOptions: ShopOptions = {
-    returnWaitMs: 30_000,
+    returnWaitMs: 10_000,
     onFulfil: (order) => {
       shipped.push(order.id);
       say(`shipping order ${order.id} (${order.amount} ${order.currency})`);
@@ -116,20 +136,24 @@ async function openShop(mock: MockServer, merchantId: string, port: number): Pro
   return { mock, client, dataDir, orders, shop, shipped, shopOptions };
 }
 
-/** `--serve`: keeps both servers up for a browser, with a polling worker, until Ctrl+C. */
-function keepServing(demo: Demo, stop: () => Promise<void>): void {
-  // The polling worker: fulfils the orders of buyers who paid but never came back to the shop.
+/** `--serve`: keeps both servers up for a browser, with a polling worker, until Ctrl+C or SIGTERM. */
+function keepServing(demo: Demo): void {
+  // The polling worker: fulfils the orders of buyers who paid but never came back to the shop. A pass starts only
+  // when the previous one is done, so an order never has two of the worker's status calls running at once.
+  let pass: Promise<unknown> | undefined;
   const worker = setInterval(() => {
-    settleOrders(demo.client, demo.orders, { poll: false, onFulfil: demo.shopOptions.onFulfil }).catch(
-      console.error,
-    );
+    pass ??= settleOrders(demo.client, demo.orders, { poll: false, onFulfil: demo.shopOptions.onFulfil })
+      .catch(console.error)
+      .finally(() => {
+        pass = undefined;
+      });
   }, 2_000);
+  cleanups.push(async () => {
+    clearInterval(worker);
+    await pass;
+  });
   console.log(`\nOpen ${demo.shop.url} and buy a mug: the portal lets you pay or fail with a test wallet.`);
   console.log("Press Ctrl+C to stop.");
-  process.once("SIGINT", () => {
-    clearInterval(worker);
-    void stop().then(() => process.exit(0));
-  });
 }
 
 const stateOf = async (demo: Demo, order: PlacedOrder) => (await demo.orders.get(order.id))?.state;

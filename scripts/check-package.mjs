@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const root = resolve(import.meta.dirname, "..");
 const consumer = join(root, ".tmp", "consumer");
@@ -109,6 +110,7 @@ await checkMockCli();
 step("merchant-payments/testing without msw (ESM, CJS, TypeScript node16 and bundler)");
 checkTestingWithoutMsw();
 await checkDeclaredDependencies(tarball);
+await checkFetchBuild();
 rmSync(tarball, { force: true });
 console.log("package check passed");
 
@@ -341,4 +343,68 @@ ${body}
 function noRequireEsm() {
   const flag = "--no-experimental-require-module";
   return process.allowedNodeEnvironmentFlags.has(flag) ? [flag] : [];
+}
+
+/**
+ * The fetch build (export conditions bun, deno, workerd, worker, edge-light, browser) reaches no `node:` module: not
+ * by a static import, a dynamic `import()` a bundler could hoist, or a `require()`, in ESM or CJS. Its whole module
+ * graph in the installed package is read, and esbuild bundles it for workerd with Node's modules left unresolvable.
+ * Node itself still resolves the package to the Node build (the pooled `node:http` wire).
+ */
+async function checkFetchBuild() {
+  step("the fetch build reaches no node: module; Node still gets the Node build");
+  const installed = join(consumer, "node_modules", "merchant-payments");
+  const { builtinModules } = await import("node:module");
+  const builtins = new Set(builtinModules);
+  for (const entry of ["dist/fetch/index.js", "dist/fetch/index.cjs"]) {
+    const seen = new Set();
+    const queue = [join(installed, entry)];
+    while (queue.length > 0 && seen.size < 200) {
+      const file = queue.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const code = readFileSync(file, "utf8");
+      const specifiers = [
+        ...code.matchAll(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']([^"']+)["']/g),
+      ].map((m) => m[1]);
+      for (const specifier of specifiers) {
+        if (specifier.startsWith("node:") || builtins.has(specifier)) {
+          throw new Error(`${entry} reaches ${specifier} (in ${file})`);
+        }
+        if (specifier.startsWith(".")) queue.push(join(file, "..", specifier));
+      }
+    }
+    console.log(`ok: ${entry} and its ${seen.size - 1} chunks import no node: module`);
+  }
+  const { build } = await import(pathToFileURL(join(root, "node_modules", "esbuild", "lib", "main.js")).href);
+  writeFileSync(
+    join(consumer, "worker.mjs"),
+    'export { MerchantPaymentsClient } from "merchant-payments";\n',
+  );
+  await build({
+    entryPoints: [join(consumer, "worker.mjs")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    conditions: ["workerd", "worker", "browser"],
+    tsconfigRaw: {},
+    logLevel: "silent",
+  });
+  console.log("ok: esbuild bundles it for workerd without Node's modules");
+  const resolved = run(
+    process.execPath,
+    ["--input-type=module", "-e", 'console.log(import.meta.resolve("merchant-payments"))'],
+    consumer,
+  ).trim();
+  const required = run(
+    process.execPath,
+    ["-e", 'console.log(require.resolve("merchant-payments"))'],
+    consumer,
+  ).trim();
+  if (!resolved.endsWith("/dist/index.js") || !required.endsWith("/dist/index.cjs")) {
+    throw new Error(`Node resolved ${resolved} and ${required}: the Node build was expected`);
+  }
+  console.log("ok: Node imports dist/index.js and requires dist/index.cjs");
 }

@@ -1,10 +1,14 @@
 import { type ClientOptions, type Mode, mergeOptions, resolveConfig, settledOptions } from "./core/config.js";
+import type { SocketPool } from "./core/http.js";
 import { Transport } from "./core/request.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";
 import { Payments } from "./resources/payments.js";
 import { Settlements } from "./resources/settlements.js";
+
+/** Set only while `withOptions()` builds a client: the socket pool it shares with its parent. */
+let parentPool: SocketPool | undefined;
 
 /**
  * The client of the Merchant Payments Service. Create one per process and share it: it is stateless between
@@ -39,15 +43,20 @@ export class MerchantPaymentsClient {
   readonly gateway: Gateway;
   /** The settled options, credentials included, for {@link MerchantPaymentsClient.withOptions}. Private: never shown. */
   readonly #options: ClientOptions;
+  /** The sockets shared with every client `withOptions()` makes from this one: `maxSockets` bounds them all. */
+  readonly #pool: SocketPool;
 
   /** @throws {ConfigurationError} when an option is missing, unknown or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {
+    const pool = parentPool;
+    parentPool = undefined;
     const config = resolveConfig(options);
     this.#options = settledOptions(config, options);
     this.mode = config.mode;
     this.baseUrl = config.baseUrl;
     this.merchantId = config.merchantId;
-    const transport = new Transport(config);
+    const transport = new Transport(config, pool);
+    this.#pool = transport.pool;
     this.merchants = new Merchants(transport);
     this.settlements = new Settlements(transport);
     this.payments = new Payments(transport);
@@ -57,7 +66,8 @@ export class MerchantPaymentsClient {
 
   /**
    * A new client with these options on top of this one's: the same credentials (unless `overrides` gives others),
-   * nothing mutable shared. A nested option (`retry`, `hooks`, `defaultHeaders`) is replaced whole.
+   * nothing mutable shared but the socket pool (one per origin for the whole family: `maxSockets` bounds them all;
+   * a child with another `maxSockets` starts a pool of its own). A nested option (`retry`, `hooks`, `defaultHeaders`) is replaced whole.
    *
    * @example
    * ```ts
@@ -66,7 +76,12 @@ export class MerchantPaymentsClient {
    * @throws {ConfigurationError} as the constructor does; this client is left unchanged.
    */
   withOptions(overrides: ClientOptions): MerchantPaymentsClient {
-    return new MerchantPaymentsClient(mergeOptions(this.#options, overrides));
+    parentPool = this.#pool;
+    try {
+      return new MerchantPaymentsClient(mergeOptions(this.#options, overrides));
+    } finally {
+      parentPool = undefined;
+    }
   }
 
   /** What `JSON.stringify(client)` shows: the configuration a log may hold, never a credential. */

@@ -1,13 +1,29 @@
 import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
 const TSX = "node_modules/.bin/tsx";
 
+/** The demo's own temporary folder for each test: what is left in it afterwards is what the demo leaked. */
+let tmp: string;
+const env = () => ({ ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp });
+/** What the demo left in the temporary folder (tsx's own compile cache, `tsx-*`, is tsx's, not the demo's). */
+const leftovers = () => readdirSync(tmp).filter((name) => !name.startsWith("tsx-"));
+
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), "demo-test-"));
+});
+afterEach(() => {
+  rmSync(tmp, { recursive: true, force: true });
+});
+
 describe("npm run demo", () => {
-  it("walks the whole checkout flow against the bundled mock and exits 0", async () => {
-    const { stdout } = await run(TSX, ["examples/demo.ts"], { timeout: 60_000 });
+  it("walks the whole checkout flow against the bundled mock, exits 0 and leaves nothing behind", async () => {
+    const { stdout } = await run(TSX, ["examples/demo.ts"], { timeout: 90_000, env: env() });
     expect(stdout).toContain("fulfilled after server-side verification");
     expect(stdout).toContain("not fulfilled; buyer offered a retry");
     expect(stdout).toContain("not fulfilled: the service says cancelled");
@@ -16,16 +32,19 @@ describe("npm run demo", () => {
     expect(stdout).toMatch(/order ord_\S+ still shipped exactly once/);
     expect(stdout).not.toContain("FAIL");
     expect(stdout).toContain("Demo complete: every step behaved.");
-  }, 60_000);
+    expect(leftovers()).toEqual([]);
+  }, 90_000);
 
-  it("with --serve keeps the shop and the mock up for a browser", async () => {
+  it("with --serve keeps the shop and the mock up for a browser; SIGTERM stops it and removes its database", async () => {
     const child = spawn(TSX, ["examples/demo.ts", "--serve", "--shop-port", "0", "--mock-port", "0"], {
       stdio: ["ignore", "pipe", "pipe"],
+      env: env(),
     });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
       const shopUrl = await new Promise<string>((resolve, reject) => {
         let out = "";
-        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 50_000);
+        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 80_000);
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -35,6 +54,7 @@ describe("npm run demo", () => {
           }
         });
       });
+      expect(leftovers().some((name) => name.startsWith("merchant-payments-demo-"))).toBe(true);
       const home = await fetch(shopUrl);
       expect(home.status).toBe(200);
       expect(await home.text()).toContain('id="buy"');
@@ -42,8 +62,11 @@ describe("npm run demo", () => {
       expect(order.status).toBe(303);
       const portal = await fetch(order.headers.get("location") ?? "");
       expect(await portal.text()).toContain("Demo Mug Shop");
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(leftovers()).toEqual([]);
     } finally {
-      child.kill("SIGINT");
+      child.kill("SIGKILL");
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -10,7 +10,7 @@ import {
   toMinorUnits,
 } from "../src/money.js";
 import { iso4217AmountInputSchema } from "../src/schemas/common.js";
-import { parseInput } from "../src/schemas/parse.js";
+import { parseInput } from "../src/schemas/input.js";
 import { inputError } from "./helpers/assertions.js";
 
 describe("toMinorUnits", () => {

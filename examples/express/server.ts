@@ -155,10 +155,16 @@ export async function main(): Promise<void> {
   const server = app.listen(port, "127.0.0.1", () => {
     console.log(`Shop on http://127.0.0.1:${port} (${client.mode} mode, service ${client.baseUrl})`);
   });
-  // Stop taking requests, then close the database cleanly (PGlite writes its files on close).
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => server.close(() => void orders.close()));
-  }
+  // Stop taking requests, then close the database cleanly (PGlite writes its files on close) and exit. A signal may
+  // come twice (a terminal or supervisor signals the whole process group): the shutdown runs once.
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.closeAllConnections();
+    server.close(() => void orders.close().finally(() => process.exit(0)));
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, shutdown);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

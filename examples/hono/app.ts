@@ -36,7 +36,7 @@ export type { Order, Orders };
 export interface AppOptions {
   /** Public origin of the shop, used for the return URLs. Must be https against the real service. */
   publicUrl: string;
-  /** How long a return waits for a payment still processing. Default 20 s. */
+  /** How long a return waits for a payment still processing. Default 10 s. */
   returnWaitMs?: number;
   /** Called once per order, in the fulfilling transaction, when its payment is verified as succeeded. */
   onFulfil?: FulfilHandler;

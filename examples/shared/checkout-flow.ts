@@ -18,11 +18,12 @@
  */
 import {
   CheckoutReturnError,
+  isFinalPaymentStatus,
+  isFulfillable,
   type MerchantPaymentsClient,
   money,
   type PaymentStatusResult,
   type PollOptions,
-  PollTimeoutError,
 } from "merchant-payments";
 import type { FulfilHandler, Order, OrderState, Orders } from "./orders";
 
@@ -107,7 +108,7 @@ export interface ReturnPage {
 export interface ReturnOptions {
   /**
    * How long a return waits for a payment that is still processing before showing "still processing". Default
-   * 20 s; 0 asks for the status once, without waiting.
+   * 10 s (the SDK's own bound for a wait in a request handler); 0 asks for the status once, without waiting.
    */
   waitMs?: number | undefined;
   /** Called once per order, in the fulfilling transaction, when its payment is verified as succeeded. */
@@ -146,14 +147,16 @@ export async function handleReturn(
 ): Promise<ReturnPage> {
   const order = orderId ? await orders.get(orderId) : undefined;
   if (!order?.paymentId) return { status: 404, message: "Unknown order." };
-  const waitMs = options.waitMs ?? 20_000;
+  const waitMs = options.waitMs ?? 10_000;
   try {
     const outcome = await client.checkout.verifyReturn({
       url,
       expectedPaymentId: order.paymentId,
       // The buyer may come back while the transaction is still confirming: wait a little for a final status.
+      // A wait that runs out is an answer (next: "keep_waiting"), not an error.
       wait: waitMs > 0 ? { maxWaitMs: waitMs } : false,
     });
+    // outcome.fulfil is the SDK's own rule (isFulfillable): succeeded AND isFinal === true, nothing else.
     if (outcome.fulfil) {
       await orders.fulfil(order.id, outcome.paymentId, options.onFulfil);
       return { status: 200, message: `Thank you! Order ${order.id} is paid.` };
@@ -163,7 +166,6 @@ export async function handleReturn(
     if (error instanceof CheckoutReturnError) {
       return { status: 400, message: "This payment link is not valid for the order." };
     }
-    if (error instanceof PollTimeoutError) return STILL_PROCESSING;
     throw error;
   }
 }
@@ -193,7 +195,8 @@ export async function settleOrder(
   const status = options.wait
     ? await client.checkout.waitForFinal(order.paymentId, options.wait)
     : await client.checkout.status(order.paymentId);
-  if (status.status === "succeeded" && status.isFinal) {
+  // The SDK's predicate, never a test of our own: `isFinal: "false"`, `1` or `"no"` in a tolerant reading is not final.
+  if (isFulfillable(status)) {
     return (await orders.fulfil(order.id, order.paymentId, options.onFulfil))
       ? "fulfilled"
       : "already_fulfilled";
@@ -201,13 +204,18 @@ export async function settleOrder(
   return (await noteUnpaid(orders, order, status)) ? "unpaid" : "waiting";
 }
 
-/** For a final status other than succeeded, marks the order (if still awaiting payment) and returns its page. */
+/**
+ * For a final status other than succeeded, marks the order (if still awaiting payment) and returns its page. Final
+ * is the SDK's `isFinalPaymentStatus`: `isFinal === true` and a documented terminal status, so a contradictory
+ * answer (`failed` with `isFinal: "false"`) leaves the order awaiting payment.
+ */
 async function noteUnpaid(
   orders: Orders,
   order: Order,
   status: PaymentStatusResult,
 ): Promise<ReturnPage | undefined> {
-  const state = status.isFinal ? UNPAID[status.status] : undefined;
+  if (!isFinalPaymentStatus(status) || !Object.hasOwn(UNPAID, status.status)) return undefined;
+  const state = UNPAID[status.status];
   if (!state) return undefined;
   await orders.markUnpaid(order.id, state);
   return UNPAID_PAGES[status.status];

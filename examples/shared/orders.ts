@@ -20,6 +20,7 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 
 /** Where an order stands. Only `fulfilled` is final for the shop; the others may still change. */
 export type OrderState =
@@ -227,6 +228,8 @@ export async function openOrders(location: OrdersLocation = {}): Promise<Orders>
 
 /** PGlite: PostgreSQL in WebAssembly, in this process. Loaded on first use (it is a large module). */
 async function openEmbedded(dataDir: string): Promise<SqlDatabase> {
+  // PGlite makes only the last folder of the path: on a fresh clone `.data/` does not exist yet.
+  if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
   const { PGlite } = await import("@electric-sql/pglite");
   const pglite = await PGlite.create(dataDir);
   const run = async <Row>(on: Pick<typeof pglite, "query">, text: string, params?: unknown[]) => {

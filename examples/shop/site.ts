@@ -7,13 +7,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InputValidationError, type MerchantPaymentsClient, MerchantPaymentsError } from "merchant-payments";
-import { type FulfilHandler, handleReturn, type Orders, placeOrder } from "../shared/checkout-flow.js";
+import {
+  type FulfilHandler,
+  handleReturn,
+  type Orders,
+  placeOrder,
+  type ReturnPage,
+} from "../shared/checkout-flow.js";
 
 /** Options of {@link startShop}. */
 export interface ShopOptions {
   /** Port on 127.0.0.1; 0 (the default) picks a free one. */
   port?: number;
-  /** How long a return waits for a payment still confirming. Default 30 s. */
+  /** How long a return waits for a payment still confirming. Default 10 s (the SDK's bound for a request handler). */
   returnWaitMs?: number;
   /** Called once per order, in the fulfilling transaction: ship here. */
   onFulfil?: FulfilHandler;
@@ -36,16 +42,28 @@ export async function startShop(
   options: ShopOptions = {},
 ): Promise<Shop> {
   let baseUrl = "";
+  /**
+   * The return being verified for each order and payment_id: a return that comes while one is in flight (a reload,
+   * or a stranger hammering the URL) shares its answer, so one order never has more than one status call (or poll
+   * loop, under the merchant's key) running at a time.
+   */
+  const verifying = new Map<string, Promise<ReturnPage>>();
   const server: Server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => sendError(res, error));
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", baseUrl);
+    const url = URL.parse(req.url ?? "/", baseUrl);
+    if (!url) return send(res, 400, page("Bad request", "<p>That is not a valid address.</p>"));
     if (req.method === "GET" && url.pathname === "/") return send(res, 200, home());
     if (req.method === "POST" && url.pathname === "/orders") return createOrder(res);
     const match = /^\/orders\/([^/]+)\/(success|error)$/.exec(url.pathname);
-    if (req.method === "GET" && match) return onReturn(req, res, decodeURIComponent(match[1] ?? ""));
+    if (req.method === "GET" && match) {
+      const orderId = decoded(match[1] ?? "");
+      if (orderId === undefined)
+        return send(res, 400, page("Bad request", "<p>That is not a valid order.</p>"));
+      return onReturn(req, res, orderId, url.searchParams.getAll("payment_id").join("\n"));
+    }
     send(res, 404, page("Not found", "<p>No such page.</p>"));
   }
 
@@ -58,12 +76,25 @@ export async function startShop(
     res.writeHead(303, { Location: gatewayUrl }).end();
   }
 
-  async function onReturn(req: IncomingMessage, res: ServerResponse, orderId: string): Promise<void> {
+  async function onReturn(
+    req: IncomingMessage,
+    res: ServerResponse,
+    orderId: string,
+    paymentIds: string,
+  ): Promise<void> {
+    const order = await orders.get(orderId);
+    if (!order) return send(res, 404, page("Unknown order", "<p>No such order.</p>"));
     // Which URL the buyer landed on (success or error) is ignored: only the service's status counts.
-    const { status, message } = await handleReturn(client, orders, orderId, req.url ?? "/", {
-      waitMs: options.returnWaitMs ?? 30_000,
-      onFulfil: options.onFulfil,
-    });
+    const key = `${orderId}\n${paymentIds}`;
+    let verification = verifying.get(key);
+    if (!verification) {
+      verification = handleReturn(client, orders, orderId, req.url ?? "/", {
+        waitMs: options.returnWaitMs ?? 10_000,
+        onFulfil: options.onFulfil,
+      }).finally(() => verifying.delete(key));
+      verifying.set(key, verification);
+    }
+    const { status, message } = await verification;
     const state = (await orders.get(orderId))?.state ?? "unknown";
     const body = `<p>Order <code>${escapeHtml(orderId)}</code>: ${state}.</p><p><a href="/">Back</a></p>`;
     send(res, status, page(message, body));
@@ -81,6 +112,15 @@ export async function startShop(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A percent-decoded path segment, or undefined when it is malformed (`%E0%A4%A`): a 400, not a URIError. */
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 function sendError(res: ServerResponse, error: unknown): void {

@@ -43,7 +43,8 @@ export function apiErrorFrom(
   const init: APIErrorInit = {
     status,
     body,
-    rawBody: body ? undefined : redactor.text(answer.text.slice(0, RAW_BODY_LIMIT)) || undefined,
+    // Redacted whole, then cut: cut first, a key straddling the cut would leave a piece no pattern knows.
+    rawBody: body ? undefined : redactor.text(answer.text).slice(0, RAW_BODY_LIMIT) || undefined,
     requestId: answer.requestId,
     request,
   };

@@ -5,23 +5,28 @@
  * CONTRACT (the policy relies on exactly this):
  * - `send` resolves with the status, the headers and the whole body text of any HTTP answer, 2xx or not (a 3xx
  *   included: redirects are never followed).
- * - It rejects with a {@link WireFailure} when no whole answer arrived: `network` (refused, reset, DNS, body cut
- *   off), `timeout` (the attempt's deadline passed, headers or body), `aborted` (the caller's signal), `too_large`
+ * - It rejects with a {@link WireFailure} when no whole answer arrived: `network` (refused, reset, DNS: no status
+ *   arrived), `unreadable` (the status arrived, the body could not be read whole: cut off, a failing or sixth
+ *   coding), `timeout` (the attempt's deadline passed, headers or body), `aborted` (the caller's signal), `too_large`
  *   (the body passed `maxResponseBytes` after decompression; reading stopped there and the connection was dropped).
  * - Anything else it throws (a ky hook that throws, a bug) is not a wire failure and reaches the caller unchanged.
  *
  * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the policy's) and
  * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
- * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin) or the user's `fetch` (`wire/user-fetch.ts`).
- * Both resolve only once the body is whole and counted, so ky's `timeout` covers the headers and the body.
+ * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin, shared with every `withOptions()` client) or
+ * the user's `fetch` (`wire/user-fetch.ts`). The fetch build (Bun, Deno, workerd, edge-light, worker) replaces
+ * `wire/node-default.ts` by `wire/fetch-default.ts`: its default is the global `fetch` under the user-fetch reading.
+ * All resolve only once the body is whole and counted, so ky's `timeout` covers the headers and the body.
  *
  * @module
  */
 import type { KyInstance } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
+import { createSocketPool, type SocketPool } from "./wire/pool.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
+export type { SocketPool } from "./wire/pool.js";
 
 /** One attempt, as the policy hands it to the wire. */
 export interface WireRequest {
@@ -54,12 +59,24 @@ export interface HttpOptions {
   maxResponseBytes?: number | undefined;
   /** Connections kept per origin by the default wire. Default 32. */
   maxSockets?: number | undefined;
+  /** The pool of the client's family (its `withOptions()` parent's, when its `maxSockets` is the same). */
+  pool?: SocketPool | undefined;
 }
 
 /** Sends attempts. One per client. */
 export interface Http {
   send(request: WireRequest): Promise<WireResponse>;
+  /** The sockets this client sends on: handed to the clients its `withOptions()` makes. */
+  readonly pool: SocketPool;
 }
+
+/** The family's pool when its size is the one asked for; a new pool otherwise. */
+export function sharedPool(parent: SocketPool | undefined, maxSockets: number | undefined): SocketPool {
+  const size = maxSockets ?? DEFAULT_MAX_SOCKETS;
+  return parent !== undefined && parent.maxSockets === size ? parent : createSocketPool(size);
+}
+
+const DEFAULT_MAX_SOCKETS = 32;
 
 /**
  * ky and the fetch under it, loaded with the first request. Loading ky feature-detects fetch, which makes Node load
@@ -67,7 +84,7 @@ export interface Http {
  * CLI, a test worker, a serverless cold start) need not pay.
  */
 let kyModule: Promise<typeof import("ky")> | undefined;
-let nodeFetchModule: Promise<typeof import("./wire/node-fetch.js")> | undefined;
+let defaultFetchModule: Promise<typeof import("./wire/node-default.js")> | undefined;
 let userFetchModule: Promise<typeof import("./wire/user-fetch.js")> | undefined;
 
 /** The reason the caller's abort is forwarded with: it tells an abort from a network failure. */
@@ -82,23 +99,32 @@ interface Wire {
 /** Creates the wire of one client. */
 export function createHttp(options: HttpOptions): Http {
   const limit = options.maxResponseBytes ?? 1_048_576;
+  const pool = sharedPool(options.pool, options.maxSockets);
   let wire: Wire | undefined;
   let loading: Promise<Wire> | undefined;
   const load = async (): Promise<Wire> => {
-    loading ??= createWire(options, limit);
+    loading ??= createWire(options, limit, pool);
+    // A wire that failed to load (a runtime without node:http) is tried again by the next call.
+    loading.catch(() => {
+      loading = undefined;
+    });
     wire = await loading;
     return wire;
   };
   return {
+    pool,
     async send(request) {
       return attempt(wire ?? (await load()), request);
     },
   };
 }
 
-async function createWire(options: HttpOptions, limit: number): Promise<Wire> {
+async function createWire(options: HttpOptions, limit: number, pool: SocketPool): Promise<Wire> {
   kyModule ??= import("ky");
-  const [{ default: ky, isTimeoutError }, fetch] = await Promise.all([kyModule, fetchOf(options, limit)]);
+  const [{ default: ky, isTimeoutError }, fetch] = await Promise.all([
+    kyModule,
+    fetchOf(options, limit, pool),
+  ]);
   const client = ky.create({
     retry: 0, // retries are the policy's (request.ts): one attempt here is one request on the wire
     throwHttpErrors: false, // every answer, 2xx or not, goes back to the policy
@@ -108,16 +134,17 @@ async function createWire(options: HttpOptions, limit: number): Promise<Wire> {
   return { ky: client, isKyTimeout: isTimeoutError };
 }
 
-/** The fetch ky is given: the user's, or the pooled node adapter. Both answer with the body whole and counted. */
-async function fetchOf(options: HttpOptions, limit: number): Promise<typeof fetch> {
+/** The fetch ky is given: the user's, or the build's default. Both answer with the body whole and counted. */
+async function fetchOf(options: HttpOptions, limit: number, pool: SocketPool): Promise<typeof fetch> {
   if (options.fetch !== undefined) {
     userFetchModule ??= import("./wire/user-fetch.js");
     const { createUserFetch } = await userFetchModule;
     return createUserFetch(options.fetch, limit);
   }
-  nodeFetchModule ??= import("./wire/node-fetch.js");
-  const { createNodeFetch } = await nodeFetchModule;
-  return createNodeFetch({ maxSockets: options.maxSockets ?? 32, maxResponseBytes: limit });
+  // Swapped for wire/fetch-default.ts in the fetch build (tsup.config.ts).
+  defaultFetchModule ??= import("./wire/node-default.js");
+  const { createDefaultFetch } = await defaultFetchModule;
+  return createDefaultFetch({ pool, maxResponseBytes: limit });
 }
 
 /** Whatever the fetch itself rejects with is a network failure (fetch's TypeError), unless the wire said more. */
@@ -162,7 +189,8 @@ function failureOf(
   signal: AbortSignal | undefined,
   wire: Wire,
 ): unknown {
-  if (error instanceof WireFailure && error.kind === "too_large") return error;
+  if (error instanceof WireFailure && (error.kind === "too_large" || error.kind === "unreadable"))
+    return error;
   if (stop?.aborted && stop.reason === ABORTED) return new WireFailure("aborted", { cause: signal?.reason });
   if (wire.isKyTimeout(error)) return new WireFailure("timeout");
   return error;

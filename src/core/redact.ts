@@ -2,7 +2,9 @@
  * Keeps the API key out of everything the SDK returns or throws. A service or a proxy may echo the request's headers
  * back (a debug page, a careless error message, a request id), and not always verbatim: JSON escapes any character
  * as `\u00XX` (and `"`, `\` and `/` by name), HTML as entities, URLs as `%XX`. The key is printable ASCII without
- * spaces, so each of its characters is matched in every one of those spellings.
+ * spaces, so each of its characters is matched in every one of those spellings (percent-encoding at any depth); the
+ * key in base64 (a `Basic` credential) is matched too, and so is a piece of it long enough to be no accident (a key
+ * split across two headers or two fields).
  *
  * Applied after parsing: a JSON body is parsed first (escapes resolved), then every string in it (keys included) is
  * redacted, so no spelling survives and the redacted value is still the structure that arrived.
@@ -26,12 +28,19 @@ export interface Redactor {
 /** The redactor of a client: with no secret (App-Id credentials are public), it changes nothing. */
 export function createRedactor(secret: string | undefined): Redactor {
   if (!secret) return { text: (text) => text, suspects: () => false, value: (value) => value };
-  const pattern = new RegExp(secret.split("").map(spellings).join(""), "gi");
-  const text = (input: string) => input.replace(pattern, REDACTED);
+  const whole = new RegExp(secret.split("").map(spellings).join(""), "gi");
+  const base64 = base64Pattern(secret);
+  const fragments = fragmentPattern(secret);
+  const text = (input: string) =>
+    redactFragments(input.replace(whole, REDACTED).replace(base64, REDACTED), secret, fragments);
   const suspects = (input: string) => {
-    pattern.lastIndex = 0;
     // A `\u` escape can spell an HTML entity or a percent sign that spells the key once decoded: look inside then.
-    return input.includes("\\u") || pattern.test(input);
+    if (input.includes("\\u")) return true;
+    for (const pattern of [whole, base64, fragments]) {
+      pattern.lastIndex = 0;
+      if (pattern.test(input)) return true;
+    }
+    return false;
   };
   const value = (input: unknown): unknown => {
     if (typeof input === "string") return text(input);
@@ -52,16 +61,80 @@ export function createRedactor(secret: string | undefined): Redactor {
   return { text, suspects, value };
 }
 
+/**
+ * The key in base64 (and base64url), at each of the three alignments it can have inside a longer encoded text: a
+ * `Basic` credential is `base64(user:key)`, and a proxy may echo it. Only the characters that depend on the key
+ * alone are matched (case-sensitively: base64 is).
+ */
+function base64Pattern(secret: string): RegExp {
+  const forms = new Set<string>();
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = btoa("\0".repeat(offset) + secret).replace(/=+$/, "");
+    const core = encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + secret.length) * 4) / 3));
+    forms.add(core);
+    forms.add(core.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  // A key too short to leave a few characters of its own in base64 has no base64 spelling worth matching.
+  const long = [...forms].filter((form) => form.length >= 4);
+  return new RegExp(long.map(escapeRegExp).join("|") || "(?!)", "g");
+}
+
+/** The key's public head (`<service_prefix>_test_`, `mock_test_sk_`): words ending in `_` before the secret part. */
+const PUBLIC_HEAD_RE = /^(?:[a-z]+_)*/i;
+
+/**
+ * Pieces of the key's secret part long enough to be no accident: a key split in two (across two headers, two
+ * fields) leaves at least half its secret part in one piece, and that piece holds one of these windows (taken at a
+ * stride, so that the pattern stays a handful of literals: it runs on every answer).
+ */
+function fragmentPattern(secret: string): RegExp {
+  const head = PUBLIC_HEAD_RE.exec(secret)?.[0].length ?? 0;
+  const half = Math.ceil((secret.length - head) / 2);
+  // Shorter windows would match ordinary text.
+  const length = Math.max(4, Math.min(8, half));
+  // A run of `half` characters holds a window when windows start every `half - length + 1` characters.
+  const stride = Math.max(1, half - length + 1);
+  const pieces = new Set<string>();
+  for (let start = head; start + length <= secret.length; start += stride) {
+    pieces.add(secret.slice(start, start + length));
+  }
+  if (secret.length - length >= head) pieces.add(secret.slice(secret.length - length));
+  return new RegExp([...pieces].map(escapeRegExp).join("|") || "(?!)", "g");
+}
+
+/** Replaces each piece of the key found by `pattern`, grown over the key's neighbouring characters around it. */
+function redactFragments(input: string, secret: string, pattern: RegExp): string {
+  pattern.lastIndex = 0;
+  let out = "";
+  let last = 0;
+  for (let match = pattern.exec(input); match !== null; match = pattern.exec(input)) {
+    const at = secret.indexOf(match[0]);
+    let start = match.index;
+    let end = start + match[0].length;
+    for (let i = at - 1; i >= 0 && start > last && input[start - 1] === secret[i]; i--) start--;
+    for (let i = at + match[0].length; i < secret.length && input[end] === secret[i]; i++) end++;
+    out += input.slice(last, start) + REDACTED;
+    last = end;
+    pattern.lastIndex = end;
+  }
+  return last === 0 ? input : out + input.slice(last);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
 /** Every way one character of the key may be written back: as is, JSON-escaped, as an HTML entity, percent-encoded. */
 function spellings(char: string): string {
   const code = char.charCodeAt(0);
   const hex = code.toString(16).padStart(2, "0");
   const forms = [
-    char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"),
+    escapeRegExp(char),
     `\\\\u00${hex}`,
     `&#0*${code};`,
     `&#x0*${hex};`,
-    `%${hex}`,
+    // Percent-encoded once, or again and again (`%2541`, `%252541`): a URL quoted inside a URL.
+    `%(?:25)*${hex}`,
   ];
   const named = JSON_SHORT_ESCAPES[char];
   if (named) forms.push(named);

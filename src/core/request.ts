@@ -14,6 +14,7 @@ import {
   MAX_JSON_DEPTH,
   type MerchantPaymentsError,
   type RequestContext,
+  type RequestError,
   ResponseTooLargeError,
   ResponseValidationError,
   TimeoutError,
@@ -48,7 +49,7 @@ import {
   type RequestEvent,
   type ResolvedConfig,
 } from "./config.js";
-import { createHttp, type Http, WireFailure, type WireResponse } from "./http.js";
+import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
 import { parseJson } from "./json.js";
 import { log } from "./log.js";
@@ -179,7 +180,12 @@ export class Transport {
   /** OpenTelemetry spans and metrics, only when the `telemetry` option is on. */
   readonly #telemetry: Telemetry | undefined;
 
-  constructor(config: ResolvedConfig) {
+  /** The sockets of this client's family: `withOptions()` hands them to the client it makes. */
+  get pool(): SocketPool {
+    return this.#http.pool;
+  }
+
+  constructor(config: ResolvedConfig, pool?: SocketPool) {
     this.#config = config;
     this.talksToLoopback = isLoopback(new URL(config.baseUrl).hostname);
     this.#baseHeaders = baseHeadersOf(config);
@@ -190,6 +196,7 @@ export class Transport {
       fetch: config.fetch,
       maxResponseBytes: config.maxResponseBytes,
       maxSockets: config.maxSockets,
+      pool,
     });
     const telemetry = telemetryProviders(config.telemetry);
     this.#telemetry = telemetry && createTelemetry(telemetry, config.baseUrl);
@@ -471,6 +478,14 @@ function wireFailureOutcome(
         refusedByService: false,
         reason: "too_large",
       };
+    case "unreadable":
+      // The service answered: the status says what it did, however the body failed. Repeated only where safe.
+      return {
+        error: unreadableAnswer(request, failure.status ?? 0),
+        retryable: true,
+        refusedByService: false,
+        reason: "unreadable",
+      };
     case "network":
       return {
         error: new ConnectionError(request, { cause: failure.cause }),
@@ -480,6 +495,18 @@ function wireFailureOutcome(
       };
   }
 }
+
+/** An answer whose body could not be read whole: a ResponseValidationError for a 2xx, the status's APIError else. */
+function unreadableAnswer(request: RequestContext, status: number): RequestError {
+  if (status >= 200 && status <= 299) {
+    const issues = [{ path: "", message: "the body could not be read whole (cut off or undecodable)" }];
+    return new ResponseValidationError({ request, status, rawBody: undefined, issues, requestId: undefined });
+  }
+  return apiErrorFrom({ status, text: "", requestId: undefined, retryAfterMs: undefined }, request, NO_KEY);
+}
+
+/** An empty body holds no key: nothing to redact. */
+const NO_KEY = createRedactor(undefined);
 
 /**
  * A non-2xx answer. Only the service's own `rate_limited` body says it did not act on the request; a bare 429 or a

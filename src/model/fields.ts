@@ -1,9 +1,9 @@
 /**
- * Reading what the service added to a result, without zod (see `model/payments.ts`).
+ * Reading a field the service added to a result, one the SDK's types do not declare.
  *
  * @module
  */
-import type { JsonValue } from "../schemas/common.js";
+import type { JsonValue } from "./json.js";
 
 /**
  * Reads a field the service sent that the SDK's types do not declare (the service may add fields without notice;

@@ -1,5 +1,5 @@
 /**
- * The merchant vocabulary as plain values, without zod (see `model/payments.ts`).
+ * The merchant vocabulary as plain values: the documented merchant statuses.
  *
  * @module
  */

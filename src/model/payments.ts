@@ -1,11 +1,9 @@
 /**
- * The payment vocabulary as plain values, without zod: the documented statuses, the `isFinal` rule's terminal
- * set, the one reading to fulfil on, and where a creation answer keeps the wallet link. Importing the SDK loads this,
- * never the schemas: zod is loaded with the first call.
+ * The payment vocabulary as plain values and predicates (no zod): the documented statuses, the `isFinal` rule's
+ * terminal set, the one reading to fulfil on, and where a creation answer keeps the wallet link.
  *
  * @module
  */
-import type { PaymentStatusResult } from "../schemas/payments.js";
 import { isHttpsUrl } from "../validate/rules.js";
 
 /**
@@ -26,28 +24,42 @@ export const WALLET_LINK_FIELDS = [
   "gatewayUrl",
 ] as const;
 
-/** An absolute URI: a scheme, a colon, then no whitespace (`https://...`, `ethereum:0x...@8453/transfer?...`). */
-const ABSOLUTE_URI_RE = /^[a-zA-Z][a-zA-Z0-9+.-]*:\S+$/;
-
-/** Wallet URI schemes recognised in a field whose name is not in {@link WALLET_LINK_FIELDS}. */
+/** Wallet URI schemes a buyer's wallet opens (`ethereum:0x...@8453/transfer?...`, WalletConnect's `wc:`). */
 const WALLET_URI_RE = /^(ethereum|solana|bitcoin|litecoin|tron|wc):\S+$/i;
 
 /**
- * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds an
- * absolute URI; else the one other top-level string field that holds an `https:` URL or a wallet URI (`ethereum:`,
- * `solana:`, `bitcoin:`, `litecoin:`, `tron:`, `wc:`), if there is exactly one (two would be a guess).
+ * True when `value` is a link a buyer may be sent to: an `https:` URL, a wallet URI, or plain `http:` to a loopback
+ * host (the local mock service's own portal; such a link never leaves the machine). Never `javascript:`, `data:`,
+ * `file:` or plain `http:` elsewhere: the link is rendered as a button or a QR code for the buyer.
+ */
+export function isWalletLink(value: unknown): value is string {
+  return typeof value === "string" && (WALLET_URI_RE.test(value) || isHttpsUrl(value, true));
+}
+
+/** Field names the fallback never takes a link from: pictures of the merchant, and ids the service echoes. */
+const NOT_A_LINK_FIELD_RE =
+  /image|img|logo|icon|avatar|picture|photo|thumbnail|banner|^(id|paymentId|referenceId)$/i;
+
+/**
+ * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds a
+ * link (an `https:` URL, a wallet URI, or `http:` to a loopback host); else the one other top-level field that holds one, if there is exactly one (two
+ * would be a guess). The fallback never reads a field named like a picture (`iconUrl`, `logo`, `qrImage`) or an id
+ * (`referenceId`, which echoes the merchant's own order id), nor a value equal to the echoed `referenceId`.
  *
  * @returns The link, or `undefined` when there is none (or more than one candidate outside the named fields).
  */
-export function findWalletLink(answer: Record<string, unknown>): string | undefined {
+export function findWalletLink(answer: Readonly<Record<string, unknown>>): string | undefined {
   for (const field of WALLET_LINK_FIELDS) {
     const value = answer[field];
-    if (typeof value === "string" && ABSOLUTE_URI_RE.test(value)) return value;
+    if (isWalletLink(value)) return value;
   }
-  const named = new Set<string>([...WALLET_LINK_FIELDS, "id", "paymentId"]);
+  const named = new Set<string>(WALLET_LINK_FIELDS);
   const others = Object.entries(answer).filter(
     ([field, value]) =>
-      !named.has(field) && typeof value === "string" && (isHttpsUrl(value) || WALLET_URI_RE.test(value)),
+      !named.has(field) &&
+      !NOT_A_LINK_FIELD_RE.test(field) &&
+      value !== answer.referenceId &&
+      isWalletLink(value),
   );
   return others.length === 1 ? (others[0]?.[1] as string) : undefined;
 }
@@ -87,7 +99,12 @@ export function isTerminalPaymentStatus(status: string): status is TerminalPayme
  * to be final, `failed` with `isFinal: false`) is not final: keep waiting. Polling ends on this, and an order is
  * marked unpaid only on a final `failed`, `expired` or `cancelled`.
  */
-export function isFinalPaymentStatus(result: Pick<PaymentStatusResult, "status" | "isFinal">): boolean {
+export function isFinalPaymentStatus(result: {
+  /** The payment status, as the service sent it. */
+  readonly status: string;
+  /** The service's `isFinal`, as it sent it. */
+  readonly isFinal: boolean;
+}): boolean {
   return result.isFinal === true && isTerminalPaymentStatus(result.status);
 }
 
@@ -96,7 +113,12 @@ export function isFinalPaymentStatus(result: Pick<PaymentStatusResult, "status" 
  * `true`. The one reading on which to fulfil an order; a contradictory answer (read in tolerant mode) is never
  * fulfillable.
  */
-export function isFulfillable(result: Pick<PaymentStatusResult, "status" | "isFinal">): boolean {
+export function isFulfillable(result: {
+  /** The payment status, as the service sent it. */
+  readonly status: string;
+  /** The service's `isFinal`, as it sent it. */
+  readonly isFinal: boolean;
+}): boolean {
   return result.status === "succeeded" && result.isFinal === true;
 }
 

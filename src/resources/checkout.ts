@@ -1,6 +1,6 @@
 import type { APIPromise } from "../core/api-promise.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request.js";
-import { CheckoutReturnError } from "../errors.js";
+import { CheckoutReturnError, PollTimeoutError } from "../errors.js";
 import { isFinalPaymentStatus } from "../model/payments.js";
 import type { CreateCheckoutInput, CreateCheckoutResponse } from "../schemas/checkout.js";
 import type { PaymentStatusResult } from "../schemas/payments.js";
@@ -21,7 +21,9 @@ export interface VerifyReturnParams {
   expectedPaymentId: string;
   /**
    * Wait until the payment is final (`true`, or polling options such as `maxWaitMs`) instead of returning the
-   * current status.
+   * current status. The wait runs inside your request handler, so it is short unless you say otherwise:
+   * 10 seconds when `maxWaitMs` is not given. A wait that runs out is not an error:
+   * the outcome is `keep_waiting` with the last status seen.
    */
   wait?: boolean | PollOptions | undefined;
   /** `Merchant-Id` for the status call, instead of the client's default (or give `options.merchantId`). */
@@ -39,8 +41,8 @@ export interface CheckoutOutcome {
   status: PaymentStatusResult;
   /**
    * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
-   * `show_cancelled`, or `keep_waiting` (not final yet, a status this SDK does not know, or an answer that
-   * contradicts itself, such as `succeeded` with `isFinal: false`).
+   * `show_cancelled`, or `keep_waiting` (not final yet, also when a `wait` ran out; a status this SDK does not know;
+   * or an answer that contradicts itself, such as `succeeded` with `isFinal: false`).
    */
   next: CheckoutNextStep;
   /**
@@ -49,6 +51,12 @@ export interface CheckoutOutcome {
    */
   fulfil: boolean;
 }
+
+/**
+ * How long `verifyReturn` waits for a final status when `wait` is `true` or gives no `maxWaitMs`: 10 seconds. The
+ * wait holds the buyer's request open, so it is short; a worker (`waitForFinal`) settles what is still pending.
+ */
+const VERIFY_RETURN_MAX_WAIT_MS = 10_000;
 
 const NEXT_STEP: Record<string, CheckoutNextStep> = {
   succeeded: "fulfil",
@@ -98,21 +106,60 @@ export class Checkout extends PollingResource {
    * the `payment_id` it carries must be present once and equal the payment stored with the order, or a
    * {@link CheckoutReturnError} is thrown before anything is trusted; then the status is asked of the service,
    * server-side, and only that decides. Which URL the buyer landed on is ignored. `options` are the request options
-   * of the status calls (`timeoutMs` per call, `signal`, `merchantId`, …).
+   * of the status calls (`timeoutMs` per call, `signal`, `merchantId`, …). A `wait` that runs out returns
+   * `keep_waiting` with the last status seen; it never throws `PollTimeoutError`. Malformed params are an
+   * `InputValidationError`.
    */
   async verifyReturn(params: VerifyReturnParams, options?: RequestOptions): Promise<CheckoutOutcome> {
     if (!isRecord(params)) throw invalidInput("params", `must be an object, got ${describeType(params)}`);
     if (options !== undefined) checkRequestOptions(options);
     const paymentId = returnedPaymentId(params);
-    const pollOptions = params.wait === true ? {} : params.wait || undefined;
+    const pollOptions = waitOptionsOf(params.wait);
     const merchantId = params.merchantId ?? pollOptions?.merchantId ?? options?.merchantId;
     const status = pollOptions
-      ? await this.waitForFinal(paymentId, { ...options, ...pollOptions, merchantId })
+      ? await statusWithin(this, paymentId, { ...options, ...pollOptions, merchantId })
       : await this.status(paymentId, { ...options, merchantId });
     const final = isFinalPaymentStatus(status);
     const next = final ? (NEXT_STEP[status.status] ?? "keep_waiting") : "keep_waiting";
     return { paymentId, status, next, fulfil: final && status.status === "succeeded" };
   }
+}
+
+/** The polling options of `wait` (with the short default deadline), or undefined for a single status call. */
+function waitOptionsOf(wait: VerifyReturnParams["wait"]): PollOptions | undefined {
+  if (wait === undefined || wait === false) return undefined;
+  if (wait === true) return { maxWaitMs: VERIFY_RETURN_MAX_WAIT_MS };
+  if (!isRecord(wait)) {
+    throw invalidInput("params.wait", `must be a boolean or polling options, got ${describeType(wait)}`);
+  }
+  return { maxWaitMs: VERIFY_RETURN_MAX_WAIT_MS, ...definedOnly(wait) };
+}
+
+/** `options` without its `undefined` entries, so `{ maxWaitMs: undefined }` keeps the default. */
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The status once final, or the last one seen when the deadline passes first: a wait that runs out is an answer
+ * ("keep waiting"), not an error. When no status at all arrived in time (the service kept failing transiently), one
+ * more status call is made, and its error, if any, is the one thrown: it says why nothing could be read.
+ */
+async function statusWithin(
+  resource: PollingResource,
+  paymentId: string,
+  options: PollOptions,
+): Promise<PaymentStatusResult> {
+  let last: PaymentStatusResult | undefined;
+  try {
+    for await (const status of resource.watch(paymentId, options)) last = status;
+  } catch (error) {
+    if (!(error instanceof PollTimeoutError)) throw error;
+    if (last) return last;
+    const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, ...request } = options;
+    return resource.status(paymentId, request);
+  }
+  return last as PaymentStatusResult;
 }
 
 /** The `payment_id` of a return, checked against the stored one. */
@@ -144,11 +191,19 @@ function paymentIdValues({ url, query }: VerifyReturnParams): unknown[] {
   if ((url === undefined) === (query === undefined)) {
     throw invalidInput("url", "must be given, or query, but not both");
   }
-  if (url !== undefined) return searchParamsOf(url).getAll("payment_id");
+  if (url !== undefined) {
+    if (typeof url !== "string" && !(url instanceof URL)) {
+      throw invalidInput("url", `must be a string or a URL, got ${describeType(url)}`);
+    }
+    return searchParamsOf(url).getAll("payment_id");
+  }
   if (typeof query === "string" || query instanceof URLSearchParams) {
     return new URLSearchParams(query).getAll("payment_id");
   }
-  const value = (query as Record<string, unknown>).payment_id;
+  if (!isRecord(query)) {
+    throw invalidInput("query", `must be a string, URLSearchParams or an object, got ${describeType(query)}`);
+  }
+  const value = Object.hasOwn(query, "payment_id") ? query.payment_id : undefined;
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }

@@ -13,7 +13,7 @@ import {
   nonEmptyStringSchema,
   responseObject,
 } from "./common.js";
-import { parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
 import { paymentStatusResultSchema } from "./payments.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -3,11 +3,12 @@
  * (chain, account, asset) identifiers and amounts.
  *
  * Input schemas here are strict and carry human messages phrased without a subject
- * (`must be ...`); {@link parseInput} puts the field name in front.
+ * (`must be ...`); `parseInput` (`input.ts`) puts the field name in front.
  *
  * @module
  */
 import * as z from "zod/mini";
+import type { JsonValue } from "../model/json.js";
 import {
   CAIP10_RE,
   CAIP19_RE,
@@ -26,18 +27,11 @@ import {
 } from "../validate/rules.js";
 
 export { unknownField } from "../model/fields.js";
+export type { JsonObject, JsonValue } from "../model/json.js";
 export { assertId } from "../validate/ids.js";
 export { describeType } from "../validate/issues.js";
 export type { Caip2Parts, Caip10Parts, Caip19Parts };
 export { CAIP10_RE, CAIP19_RE, ISO4217_UNIT_RE, MINOR_UNITS_RE, parseCaip2, parseCaip10, parseCaip19 };
-
-/** A JSON value: what the service sends where the document shows no shape. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
-
-/** A JSON object. */
-export interface JsonObject {
-  [key: string]: JsonValue;
-}
 
 /** Any JSON value, kept as sent (the body came from `JSON.parse`, so it is one). */
 export const jsonValueSchema: z.ZodMiniType<JsonValue> = z.custom<JsonValue>();
@@ -134,12 +128,6 @@ export const caip19Schema = z.string().check(byRule(caip19Problem));
 // ---------------------------------------------------------------------------------------------
 // Amounts
 // ---------------------------------------------------------------------------------------------
-
-const AMOUNT_VALUE_MESSAGE =
-  'must be a non-negative integer in minor units, as a string like "1050" for 10.50 USD';
-
-/** The `value` of an amount: minor units as a decimal string (a number is refused). */
-export const minorUnitsSchema = z.string().check(matching(MINOR_UNITS_RE, AMOUNT_VALUE_MESSAGE));
 
 const iso4217AmountInputObject = z.strictObject({
   /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */

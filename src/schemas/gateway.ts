@@ -10,7 +10,9 @@ import { safeParse } from "zod/mini";
 import { isWalletRpcAction } from "../model/gateway.js";
 import { isRecord } from "../validate/issues.js";
 import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
-import { finishing, PARSE_CONTEXT, parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
+import { PARSE_CONTEXT } from "./issues.js";
+import { finishing, responseArray } from "./parse.js";
 
 export { isWalletRpcAction } from "../model/gateway.js";
 
@@ -196,7 +198,7 @@ const walletRpcDataObject = responseObject({
   /** Wallet RPC method, for example `eth_signTypedData_v4`. */
   method: z.string(),
   /** The call's params; for `eth_signTypedData_v4`: the signer address, then the JSON typed data. */
-  params: z.array(z.string()),
+  params: responseArray(z.string()),
 });
 
 /** `data` of a `walletRpc` action: the call to make, `{ chain_id, method, params }`. */
@@ -291,7 +293,7 @@ export const actionSchema: z.ZodMiniType<RawAction> = responseObject({
 
 const fetchActionAnswerObject = responseObject({
   /** The actions the buyer's wallet must perform to pay. */
-  actions: z.array(actionSchema),
+  actions: responseArray(actionSchema),
 });
 
 /** The body of `POST /v1/gateway/payment/{id}/fetch` as sent, before {@link decodeActions}. */

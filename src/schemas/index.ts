@@ -7,6 +7,7 @@
 export * from "./checkout.js";
 export * from "./common.js";
 export * from "./gateway.js";
+export * from "./input.js";
 export * from "./merchants.js";
 export * from "./parse.js";
 export * from "./payments.js";

@@ -1,8 +1,6 @@
 /**
- * The schemas, loaded with the first call rather than with the SDK. zod/mini is about 90 modules, some 35 ms of a
- * cold start (a CLI, a test worker, a serverless function) that importing the SDK need not pay. What runs at import
- * (the client, the resources, `model/`) only names schema types; every schema value is reached through here: the
- * policy loads them before it describes a call (`Transport.request` hands them to the resource's description).
+ * The one door to the schemas for the transport: {@link loadSchemas} gives the operations' schemas (`operations.ts`),
+ * importing them with the first call rather than with the SDK, so that importing the SDK does not load zod.
  *
  * @module
  */

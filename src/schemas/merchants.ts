@@ -9,7 +9,8 @@ import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
 import { addProblem, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
-import { parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
+import { decisive, responseArray } from "./parse.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
 export { MERCHANT_STATUSES } from "../model/merchants.js";
@@ -79,9 +80,9 @@ export type MerchantStatus = OpenEnum<(typeof MERCHANT_STATUSES)[number]>;
 
 const merchantSettlementsObject = responseObject({
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: z.array(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema),
   /** Fiat settlements: bank account configurations. */
-  fiat: z.array(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema),
 });
 
 /** A merchant's configured settlement destinations, as carried in {@link Merchant.settlements}. */
@@ -172,22 +173,33 @@ export const listMerchantsQuerySchema = z.optional(
 /** Query parameters of `merchants.list`, passed through as given. */
 export type ListMerchantsQuery = z.input<typeof listMerchantsQuerySchema>;
 
-/**
- * One item of the merchant list. The document does not show its shape, so it is a JSON object as sent (the items of
- * the bundled mock, and likely of the service, are merchants: narrow with your own checks before use).
- */
-export interface MerchantListItem extends JsonObject {}
+const merchantListItemObject = responseObject({
+  /** Merchant id (`mrch_...`): pass it to `merchants.retrieve` for the merchant with its settlements. */
+  id: z.string(),
+});
 
-/** One item of `GET /v1/merchants`: any JSON object, kept as sent. */
-export const merchantListItemSchema: z.ZodMiniType<MerchantListItem> = z.custom<MerchantListItem>(isRecord);
+/**
+ * One item of the merchant list. The document does not show its shape: its `id` is typed (a list of merchants that
+ * does not name them is of no use), every other field is JSON as sent (the items of the bundled mock are merchants:
+ * narrow with your own checks before use).
+ */
+export interface MerchantListItem extends JsonObject, z.output<typeof merchantListItemObject> {}
+
+/** One item of `GET /v1/merchants`: an object with a string `id`, every other field kept as sent. */
+export const merchantListItemSchema: z.ZodMiniType<MerchantListItem> =
+  merchantListItemObject as unknown as z.ZodMiniType<MerchantListItem>;
 
 const listMerchantsResponseObject = responseObject({
   /** The account's merchants; empty when there are none. */
-  data: z.array(merchantListItemSchema),
+  data: responseArray(merchantListItemSchema),
 });
 
 /** Body of `GET /v1/merchants`: `{ data }`, the items in the shape the service sends. */
 export interface ListMerchantsResponse extends z.output<typeof listMerchantsResponseObject> {}
 
 /** Body of `GET /v1/merchants`: `{ data: [...] }` (possibly empty). */
-export const listMerchantsResponseSchema: z.ZodMiniType<ListMerchantsResponse> = listMerchantsResponseObject;
+export const listMerchantsResponseSchema: z.ZodMiniType<ListMerchantsResponse> = decisive(
+  listMerchantsResponseObject,
+  // The one field typed on an item: code passes it on (`merchants.retrieve(item.id)`), so it must be a string.
+  ["data.*.id"],
+);

@@ -1,7 +1,6 @@
 /**
- * What the operations need of the schemas, and nothing else: the module `load.ts` loads with the first call. Only
- * these names: a dynamically imported module keeps every export it has in a bundle (its namespace object can be read
- * whole), so the schemas' full index here would carry schemas no call uses.
+ * The schemas and helpers the operations use, and only those: the module `load.ts` imports with the first call (a
+ * dynamically imported module keeps every export it has in a bundle, so only what a call uses is named here).
  *
  * @module
  */
@@ -11,6 +10,7 @@ export {
   toCreateCheckoutBody,
 } from "./checkout.js";
 export { fetchActionSchema, toFetchActionBody } from "./gateway.js";
+export { parseInput } from "./input.js";
 export {
   createMerchantResponseSchema,
   listMerchantsQuerySchema,
@@ -18,7 +18,7 @@ export {
   retrieveMerchantResponseSchema,
   toCreateMerchantBody,
 } from "./merchants.js";
-export { parseInput, readResponse } from "./parse.js";
+export { readResponse } from "./parse.js";
 export {
   cancellationResultSchema,
   createPaymentResponseSchema,

@@ -1,134 +1,44 @@
 /**
- * Running schemas: {@link parseInput} for arguments (throws {@link InputValidationError}, nothing is
- * sent), {@link parseResponse} and {@link toResponseIssues} for bodies that came back.
- *
- * `zod/mini` ships no message locale, so this module words the messages itself.
+ * Reading response bodies: {@link readResponse} runs a response schema in the client's mode (strict, or tolerant
+ * with {@link Drift}), and the pieces response schemas are built with so that any answer reads in bounded time and
+ * memory: {@link responseArray} (issues grouped by field, not by item), {@link decisive} (fields read strictly in
+ * every mode) and {@link finishing} (a last step that also runs on a tolerated body).
  *
  * @module
  */
 import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
-import { InputValidationError, type ResponseIssue } from "../errors.js";
-import { inputIssue } from "../validate/issues.js";
-import { describeType } from "./common.js";
+import type { ResponseIssue } from "../errors.js";
+import { describeType } from "../validate/issues.js";
+import {
+  article,
+  dotted,
+  type FlatIssue,
+  fieldPath,
+  flatten,
+  type GroupedIssue,
+  PARSE_CONTEXT,
+  type PathKey,
+} from "./issues.js";
 
 type Schema = z.core.$ZodType;
-type RawIssue = z.core.$ZodRawIssue;
-type Issue = z.core.$ZodIssue;
-type PathKey = PropertyKey;
-
-/**
- * Words a raw zod issue as a message without a subject (`is required`, `must be a string, got a number`). Used as the
- * per-parse error map; messages set on a schema take precedence over it. The schemas use objects, strings, booleans,
- * arrays and refinements only, so a wrong type is the only issue left to word here (`flatten` words unknown keys).
- */
-function errorMap(issue: RawIssue): string | undefined {
-  if (issue.code !== "invalid_type") return undefined;
-  if (issue.input === undefined) return "is required";
-  return `must be ${article(issue.expected)}, got ${describeType(issue.input)}`;
-}
-
-function article(expected: string): string {
-  return `${expected === "object" || expected === "array" ? "an" : "a"} ${expected}`;
-}
-
-/**
- * The parse context (error map) used by {@link parseInput} and {@link parseResponse}. For schemas
- * that parse a nested value themselves; not needed by callers of those two functions.
- *
- * @internal
- */
-export const PARSE_CONTEXT: z.core.ParseContext<z.core.$ZodIssue> = { error: errorMap };
-
-/** One flattened problem: where it is (path segments) and what is wrong (subject-less message). */
-interface FlatIssue {
-  path: PathKey[];
-  message: string;
-  /** For a value of the wrong type: the type the schema expected (`string`, `object`, `array`, ...). */
-  expected?: string;
-}
-
-/** Turns zod issues into one entry per offending field: unknown keys become one entry per key. */
-function flatten(issues: readonly Issue[], prefix: PathKey[] = []): FlatIssue[] {
-  const out: FlatIssue[] = [];
-  for (const issue of issues) {
-    const path = [...prefix, ...issue.path];
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) out.push({ path: [...path, key], message: "is not a known field" });
-    } else {
-      const flat: FlatIssue = { path, message: messageOf(issue) };
-      if (issue.code === "invalid_type") flat.expected = issue.expected;
-      out.push(flat);
-    }
-  }
-  return out;
-}
-
-/** The issue's message, or a wording derived from its code when it carries only zod's generic one. */
-function messageOf(issue: Issue): string {
-  if (issue.message && issue.message !== "Invalid input") return issue.message;
-  // A finalized issue no longer holds its input, so "is required" cannot be told from a wrong type.
-  return issue.code === "invalid_type" ? `must be ${article(issue.expected)}` : "is invalid";
-}
-
-function dotted(path: readonly PathKey[]): string {
-  return path.map((key) => String(key)).join(".");
-}
-
-/**
- * Validates an argument before anything is sent and returns the parsed value (with any trimming or
- * defaults applied).
- *
- * @param schema An input schema from this module.
- * @param value The caller's argument.
- * @param root Name of the argument, put in front of every field path (for example `settlements`
- *   gives `settlements.0.destination`). When omitted, paths start at the argument's fields and an
- *   argument that is wrong as a whole is reported as `input`.
- * @throws {InputValidationError} With one issue per offending field; `field` is the dotted path.
- */
-export function parseInput<S extends Schema>(schema: S, value: unknown, root?: string): z.output<S> {
-  const parsed = safeParse(schema, value, PARSE_CONTEXT);
-  if (parsed.success) return parsed.data as z.output<S>;
-  const prefix = root === undefined ? [] : [root];
-  const issues = flatten(parsed.error.issues, prefix).map((issue) =>
-    inputIssue(issue.path.length === 0 ? "input" : dotted(issue.path), issue.message),
-  );
-  throw new InputValidationError(issues);
-}
-
-/**
- * Converts a zod error on a response body into `{ path, message }` entries for
- * `ResponseValidationError`. `path` is dotted (`""` for the body as a whole).
- */
-export function toResponseIssues(error: z.core.$ZodError): ResponseIssue[] {
-  return flatten(error.issues).map((issue) => ({ path: dotted(issue.path), message: issue.message }));
-}
-
-/** The outcome of {@link parseResponse}. */
-export type ResponseParseResult<T> = { success: true; data: T } | { success: false; issues: ResponseIssue[] };
-
-/**
- * Parses a response body with human messages (`is required`, `must be a string, got null`).
- * Does not throw; the transport builds `ResponseValidationError` from `issues`.
- */
-export function parseResponse<S extends Schema>(schema: S, body: unknown): ResponseParseResult<z.output<S>> {
-  const parsed = safeParse(schema, body, PARSE_CONTEXT);
-  if (parsed.success) return { success: true, data: parsed.data as z.output<S> };
-  return { success: false, issues: toResponseIssues(parsed.error) };
-}
 
 /**
  * One deviation from the interface document found while reading a response in tolerant mode: where, what the
  * document leads the SDK to expect there, and what arrived, described (never the value of a string).
  */
 export interface Drift {
-  /** Dotted path in the body (`""` for the body as a whole), for example `settlements.crypto.0.id`. */
+  /**
+   * Dotted path in the body (`""` for the body as a whole), for example `settlements.crypto.0.id`; a deviation found
+   * in several items of an array is reported once, at its field path (`settlements.crypto.*.id`).
+   */
   path: string;
-  /** What was expected there, for example `a string` or `null when isFinal is true`. */
+  /** What was expected there, for example `a string` or `null when isFinal is true` (never a received value). */
   expected: string;
   /**
    * What arrived: `missing`, `null`, a boolean, a number (at most 40 characters), `a string (N characters)`,
-   * `an array (N items)` or `an object`. A string's content is never quoted: it could hold a secret.
+   * `an array (N items)` or `an object`, followed by `(N times)` when several items had it. A string's content is
+   * never quoted: it could hold a secret.
    */
   received: string;
 }
@@ -142,20 +52,27 @@ export type ResponseReading<T> =
 export type ReadingMode = "strict" | "tolerant";
 
 /**
+ * The most deviations one reading reports (as drift or as issues); the rest are counted in one last entry. A service
+ * that drifts everywhere then costs a bounded number of events and log lines per call.
+ */
+export const MAX_REPORTED_DEVIATIONS = 20;
+
+/**
  * Reads a response body in the client's mode.
  *
  * - `strict`: any deviation from the interface document fails.
- * - `tolerant`: what arrived is returned, each deviation reported as a {@link Drift}, one per field. No value is
- *   invented: a missing field stays missing, a mistyped one keeps the type it arrived with. Only the structure is
- *   kept: where the document shows an object or an array (the body itself, `merchant`, `settlements.crypto`, an
- *   item of `actions`, ...), one must arrive, or the reading fails as in strict mode (code that walks into it would
- *   otherwise throw a `TypeError`). Money rules never relax: a contradictory status answer (say `succeeded` with
- *   `isFinal: false`) is returned as it arrived, with drift, never "fixed"; it reads as fulfillable only when
- *   `status` is `succeeded` and `isFinal` is `true` (see `isFulfillable`).
+ * - `tolerant`: what arrived is returned, each deviation reported as a {@link Drift}, once per field path (30,000
+ *   items missing `id` are one drift), at most {@link MAX_REPORTED_DEVIATIONS} per reading. No value is invented: a
+ *   missing field stays missing, a mistyped one keeps the type it arrived with. Only the structure is kept: where the
+ *   document shows an object or an array (the body itself, `merchant`, `settlements.crypto`, an item of `actions`,
+ *   ...), one must arrive, and a {@link decisive} field (a status result's `status`) must be as documented, or the
+ *   reading fails as in strict mode (code that walks into it would otherwise throw a `TypeError`). Money rules never
+ *   relax: a contradictory status answer (say `succeeded` with `isFinal: false`) is returned as it arrived, with
+ *   drift, never "fixed"; it reads as fulfillable only when `status` is `succeeded` and `isFinal` is `true`.
  *
- * CONTRACT for the policy (core): call it once per 2xx body; on `success: false` throw `ResponseValidationError`
- * with `issues`; report each `drift` entry as a `DriftEvent` (it holds no secret: strings are described, never
- * quoted). `drift` is always empty in strict mode.
+ * CONTRACT for the transport: call it once per 2xx body; on `success: false` throw `ResponseValidationError` with
+ * `issues`; report each `drift` entry as a `DriftEvent` (it holds no secret: strings are described, never quoted).
+ * `drift` is always empty in strict mode.
  */
 export function readResponse<S extends Schema>(
   schema: S,
@@ -164,16 +81,71 @@ export function readResponse<S extends Schema>(
 ): ResponseReading<z.output<S>> {
   const parsed = safeParse(schema, body, PARSE_CONTEXT);
   if (parsed.success) return { success: true, data: parsed.data as z.output<S>, drift: [] };
-  const issues = flatten(parsed.error.issues);
-  const failed = { success: false as const, issues: issues.map(toResponseIssue) };
-  if (mode === "strict" || issues.some(breaksStructure)) return failed;
-  const drift = issues.map((issue) => toDrift(issue, body));
+  const deviations = byFieldPath(flatten(parsed.error.issues));
+  const fails = (deviation: Deviation) => breaksStructure(deviation.issue) || isDecisive(schema, deviation);
+  if (mode === "strict" || deviations.some(fails)) {
+    return { success: false, issues: capped(deviations.map(toResponseIssue), tooManyIssues) };
+  }
+  const drift = capped(
+    deviations.map((deviation) => toDrift(deviation, body)),
+    tooManyDrifts,
+  );
   const finish = finishers.get(schema);
   return { success: true, data: (finish ? finish(body) : body) as z.output<S>, drift };
 }
 
-function toResponseIssue(issue: FlatIssue): ResponseIssue {
-  return { path: dotted(issue.path), message: issue.message };
+/** The problems at one field path: the first one found, and how many places had it. */
+interface Deviation {
+  issue: FlatIssue;
+  /** The dotted path: the first place's when there is one, else the field path (`items.*.id`). */
+  path: string;
+  occurrences: number;
+}
+
+/** Groups issues by field path and message, in the order they were first found. */
+function byFieldPath(issues: readonly FlatIssue[]): Deviation[] {
+  const groups = new Map<string, Deviation>();
+  for (const issue of issues) {
+    const field = fieldPath(issue.path);
+    const key = `${field}\u0000${issue.message}`;
+    const count = issue.occurrences ?? 1;
+    const seen = groups.get(key);
+    if (seen === undefined) {
+      groups.set(key, { issue, path: count > 1 ? field : dotted(issue.path), occurrences: count });
+    } else {
+      seen.occurrences += count;
+      seen.path = field;
+    }
+  }
+  return [...groups.values()];
+}
+
+function times(deviation: Deviation): string {
+  return deviation.occurrences > 1 ? ` (${deviation.occurrences} times)` : "";
+}
+
+function toResponseIssue(deviation: Deviation): ResponseIssue {
+  return { path: deviation.path, message: `${deviation.issue.message}${times(deviation)}` };
+}
+
+/** At most {@link MAX_REPORTED_DEVIATIONS} entries, then one that counts the rest. */
+function capped<T>(entries: T[], rest: (count: number) => T): T[] {
+  if (entries.length <= MAX_REPORTED_DEVIATIONS) return entries;
+  const kept = entries.slice(0, MAX_REPORTED_DEVIATIONS);
+  kept.push(rest(entries.length - MAX_REPORTED_DEVIATIONS));
+  return kept;
+}
+
+function tooManyIssues(count: number): ResponseIssue {
+  return { path: "", message: `and ${count} more deviations, not listed` };
+}
+
+function tooManyDrifts(count: number): Drift {
+  return {
+    path: "",
+    expected: `at most ${MAX_REPORTED_DEVIATIONS} deviations reported per answer`,
+    received: `${count} more deviations, not reported`,
+  };
 }
 
 /** True when an object or an array was expected and something else arrived (or the body as a whole is wrong). */
@@ -181,11 +153,12 @@ function breaksStructure(issue: FlatIssue): boolean {
   return issue.path.length === 0 || issue.expected === "object" || issue.expected === "array";
 }
 
-function toDrift(issue: FlatIssue, body: unknown): Drift {
+function toDrift(deviation: Deviation, body: unknown): Drift {
+  const { issue } = deviation;
   return {
-    path: dotted(issue.path),
+    path: deviation.path,
     expected: expectedOf(issue),
-    received: describeReceived(valueAt(body, issue.path)),
+    received: `${describeReceived(valueAt(body, issue.path))}${times(deviation)}`,
   };
 }
 
@@ -221,8 +194,65 @@ export function describeReceived(value: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Finished responses
+// Building blocks of response schemas
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * A response array. Each item is read on its own and the items' issues are grouped by field (one issue, with a
+ * count, for 100,000 items missing `id`), so a wide answer costs one issue per field instead of one per item: zod
+ * would otherwise hold every item's issues and copy them into each enclosing object with a spread, which overflows
+ * the stack past about 100,000 of them.
+ */
+export function responseArray<T>(item: z.ZodMiniType<T, unknown>): z.ZodMiniType<T[], unknown> {
+  const chunk = z.array(item);
+  return z.pipe(
+    z.array(z.unknown()),
+    z.transform((items: unknown[], payload) => readItems(chunk, items, payload.issues)),
+  ) as unknown as z.ZodMiniType<T[], unknown>;
+}
+
+/** Items read per parse: few enough to bound the issues held at once, many enough to make few zod errors. */
+const ITEMS_PER_PARSE = 1000;
+
+/** Reads the items a chunk at a time, and adds their issues to `issues` once per field path and message. */
+function readItems<T>(chunk: z.ZodMiniType<T[], unknown>, items: unknown[], issues: unknown[]): T[] {
+  const out: T[] = [];
+  const groups = new Map<string, GroupedIssue & { occurrences: number }>();
+  for (let start = 0; start < items.length; start += ITEMS_PER_PARSE) {
+    const parsed = safeParse(chunk, items.slice(start, start + ITEMS_PER_PARSE), PARSE_CONTEXT);
+    if (parsed.success) {
+      for (const value of parsed.data) out.push(value);
+      continue;
+    }
+    for (const issue of parsed.error.issues as GroupedIssue[]) {
+      const [index, ...rest] = issue.path;
+      const path = [start + Number(index), ...rest];
+      const key = `${issue.code}\u0000${fieldPath(path)}\u0000${issue.message}`;
+      const seen = groups.get(key);
+      if (seen) seen.occurrences += issue.occurrences ?? 1;
+      else groups.set(key, { ...issue, path, occurrences: issue.occurrences ?? 1 });
+    }
+  }
+  for (const issue of groups.values()) issues.push(issue);
+  return out;
+}
+
+/** The field paths of each schema registered by {@link decisive}. */
+const decisiveFields = new WeakMap<Schema, ReadonlySet<string>>();
+
+/**
+ * Marks fields of a response schema as decisive: the merchant's code acts on them (a status result's `status`), so
+ * a deviation there fails the reading in tolerant mode too, instead of handing over a value its type does not
+ * describe. `fields` are field paths (`status`, `items.*.id`).
+ */
+export function decisive<S extends Schema>(schema: S, fields: readonly string[]): S {
+  decisiveFields.set(schema, new Set(fields));
+  return schema;
+}
+
+function isDecisive(schema: Schema, deviation: Deviation): boolean {
+  return decisiveFields.get(schema)?.has(fieldPath(deviation.issue.path)) ?? false;
+}
 
 type Finish = (value: unknown) => unknown;
 

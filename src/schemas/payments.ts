@@ -22,7 +22,8 @@ import {
   openEnum,
   responseObject,
 } from "./common.js";
-import { finishing, parseInput } from "./parse.js";
+import { parseInput } from "./input.js";
+import { decisive, finishing } from "./parse.js";
 
 export {
   CANCELLATION_REASONS,
@@ -131,8 +132,17 @@ function toCreatedPayment(answer: Record<string, unknown>): CreatePaymentRespons
 /**
  * Body of `POST /v1/payments`, read into a {@link CreatePaymentResponse}: the id from `id` or `paymentId`, the wallet
  * link from the first field that holds one (see {@link findWalletLink}). Every other field is kept as sent.
+ *
+ * The id and the link are read strictly in every mode: the merchant stores one and sends the buyer to the other, so
+ * an answer without them, or whose `id` and `paymentId` differ, fails with a `ResponseValidationError`. Two ids name
+ * two payments and nothing says which one the link pays: polling one while the buyer pays the other would never
+ * fulfil the order (or fulfil it on the wrong payment), so neither is picked.
  */
-export const createPaymentResponseSchema = finishing(createPaymentAnswerSchema, toCreatedPayment);
+export const createPaymentResponseSchema = decisive(finishing(createPaymentAnswerSchema, toCreatedPayment), [
+  "id",
+  "paymentId",
+  "link",
+]);
 
 /** Payment status (open: a status added later by the service still parses). */
 export const paymentStatusSchema: z.ZodMiniType<PaymentStatus, unknown> = openEnum(PAYMENT_STATUSES);
@@ -160,7 +170,11 @@ function checkStatusRules(
 ): void {
   const terminal = isTerminalPaymentStatus(result.status);
   if (result.isFinal !== terminal) {
-    addProblem(ctx, ["isFinal"], `must be ${terminal} when status is "${result.status}"`);
+    // Never quote the status: it is a received value, and drift never quotes one.
+    const expected = terminal
+      ? "true when status is terminal"
+      : "false when status is not a documented terminal one";
+    addProblem(ctx, ["isFinal"], `must be ${expected}`);
   }
   if (result.isFinal && result.pollInMs != null) {
     addProblem(ctx, ["pollInMs"], "must be null when isFinal is true");
@@ -207,8 +221,10 @@ export interface PaymentStatusResult extends z.output<typeof paymentStatusResult
  * deviation fails; read tolerantly, the answer is returned as it arrived and each deviation is drift (an unknown
  * status claiming to be final is then still never final for {@link isFulfillable} or the polling).
  */
-export const paymentStatusResultSchema: z.ZodMiniType<PaymentStatusResult> = paymentStatusResultObject.check(
-  z.superRefine(checkStatusRules),
+export const paymentStatusResultSchema: z.ZodMiniType<PaymentStatusResult> = decisive(
+  paymentStatusResultObject.check(z.superRefine(checkStatusRules)),
+  // Polling and fulfilment decide on `status`: without a string there, there is nothing to decide on.
+  ["status"],
 );
 
 const cancellationResultObject = responseObject({

@@ -5,17 +5,9 @@
  * @module
  */
 import * as z from "zod/mini";
-import {
-  addProblem,
-  CAIP10_RE,
-  CAIP19_RE,
-  caip10Schema,
-  caip19Schema,
-  type JsonValue,
-  jsonValueSchema,
-  responseObject,
-} from "./common.js";
-import { parseInput } from "./parse.js";
+import { addProblem, CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, responseObject } from "./common.js";
+import { parseInput } from "./input.js";
+import { responseArray } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -180,9 +172,9 @@ export const fiatSettlementSchema: z.ZodMiniType<FiatSettlement> = fiatSettlemen
 
 const settlementsListObject = responseObject({
   /** Fiat settlements: bank account configurations. */
-  fiat: z.array(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema),
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: z.array(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema),
 });
 
 /** The merchant's configured settlement destinations (`settlements.list`): `{ fiat, crypto }`. */
@@ -191,20 +183,39 @@ export interface SettlementsList extends z.output<typeof settlementsListObject> 
 /** Body of `GET /v1/merchants/{merchantId}/settlements`: `{ fiat, crypto }`. */
 export const settlementsListSchema: z.ZodMiniType<SettlementsList> = settlementsListObject;
 
+const cryptoSettlementsRegisteredObject = responseObject({
+  /**
+   * The settlements created, when the answer lists them under `crypto` (as the list operation names them, and as the
+   * bundled mock answers). Every other field is kept as sent.
+   */
+  crypto: z.optional(responseArray(cryptoSettlementSchema)),
+});
+
 /**
- * The answer of `settlements.createCrypto`: the document does not show it, so it is the JSON the service sent.
+ * The answer of `settlements.createCrypto` when it has a body (with none, the call resolves to `undefined`). The
+ * document does not show it, so it is tolerated whole: `crypto`, when present, is read as crypto settlements
+ * (`{ id, asset, destination }`, the shape the document shows for them); every other field is kept as sent (read it
+ * with `unknownField`).
  */
-export type CreateCryptoSettlementsResponse = JsonValue;
+export interface CreateCryptoSettlementsResponse extends z.output<typeof cryptoSettlementsRegisteredObject> {}
 
-/** Body of `POST .../settlements/crypto`: not documented, so whatever JSON came back is returned. */
-export const createCryptoSettlementsResponseSchema: z.ZodMiniType<CreateCryptoSettlementsResponse> =
-  jsonValueSchema;
+/** Body of `POST .../settlements/crypto`: none, or an object whose `crypto` is read as crypto settlements. */
+export const createCryptoSettlementsResponseSchema: z.ZodMiniType<
+  CreateCryptoSettlementsResponse | undefined
+> = z.optional(cryptoSettlementsRegisteredObject);
+
+const cryptoSettlementUpdatedObject = responseObject({
+  /** The settlement's CAIP-10 destination account, when the answer carries it (the bundled mock echoes it). */
+  destination: z.optional(z.string()),
+});
 
 /**
- * The answer of `settlements.updateCrypto`: the document does not show it, so it is the JSON the service sent.
+ * The answer of `settlements.updateCrypto` when it has a body (with none, the call resolves to `undefined`). The
+ * document does not show it, so it is tolerated whole: `destination`, the field the call changes, is typed when
+ * present; every other field is kept as sent (read it with `unknownField`).
  */
-export type UpdateCryptoSettlementResponse = JsonValue;
+export interface UpdateCryptoSettlementResponse extends z.output<typeof cryptoSettlementUpdatedObject> {}
 
-/** Body of `PUT .../settlements/crypto/{id}`: not documented, so whatever JSON came back is returned. */
-export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse> =
-  jsonValueSchema;
+/** Body of `PUT .../settlements/crypto/{id}`: none, or an object whose `destination` is a string when present. */
+export const updateCryptoSettlementResponseSchema: z.ZodMiniType<UpdateCryptoSettlementResponse | undefined> =
+  z.optional(cryptoSettlementUpdatedObject);

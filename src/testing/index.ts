@@ -24,7 +24,14 @@
  * - Cancel of a final payment → 409 `payment_not_cancellable`; gateway fetch on a non-`requires_action`
  *   payment → 409 `payment_not_actionable`; merchant without settlements → 409 `no_payment_options`.
  * - `rate_limited` is a 429 with `Retry-After` (seconds).
- * - Every response has `Request-Id: req_…` and the version header echoing the pinned (or default) version.
+ * - Every answer (404, 405, control endpoints, pages and the server's own refusals included) has
+ *   `Request-Id: req_…` and the version header echoing the pinned (or default) version.
+ * - Redirect URLs: https; `http://` loopback unless `allowLoopbackRedirects: false`; any `http://` for test-mode
+ *   payments under `allowInsecureHttp` (the SDK's rule with a test key); anything else turns redirects off.
+ * - Token amounts of payment options use the mock's own fixed fiat → USD rates (`1 JPY = 0.0067 USD`, each
+ *   token worth 1 USD), never a market price; the portal says so.
+ * - Served over HTTP, links point to `publicUrl`, else to the origin the request's (allowed) `Host` names.
+ *   The CLI and its seed file are described in docs/mock.md.
  *
  * @module
  */
@@ -33,6 +40,7 @@ import { createMockServiceCore, type MockService, type MockServiceOptions } from
 
 export type { MockFaultHandle, MockFaultSpec, MockFaultType } from "./faults.js";
 export { MockServiceError } from "./model/errors.js";
+export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/options.js";
 export type {
   MockSeed,
   MockSeedAccount,
@@ -41,7 +49,6 @@ export type {
   MockSeedMerchant,
 } from "./model/seed.js";
 export { DEFAULT_DESTINATION_ADDRESS, DEFAULT_LIVE_ASSET, DEFAULT_TEST_ASSET } from "./model/seed.js";
-export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/store.js";
 export type { MockTokenInfo } from "./model/tokens.js";
 export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./model/typed-data.js";
 export type {

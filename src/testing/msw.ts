@@ -11,41 +11,47 @@
  */
 
 import { HttpResponse, http, type RequestHandler } from "msw";
-import { API_ROUTES } from "./api.js";
-import { CONTROL_ROUTES } from "./control.js";
-import { PAGE_ROUTES } from "./dispatch.js";
-import type { Route } from "./routes.js";
-import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
+import type { Dispatcher } from "./dispatch.js";
+import { fromWebRequest, type RawResponse, toWebResponse } from "./http.js";
+import { createMockServiceCore, dispatcherOf, type MockService, type MockServiceOptions } from "./service.js";
 
 export * from "./index.js";
 
 /** The mock service with MSW handlers. */
 export interface MockServiceWithHandlers extends MockService {
-  /** MSW 2 handlers, one per route of the mock: `setupServer(...service.handlers)`. */
+  /** MSW handlers (msw 2 or 3), one per route of the mock: `setupServer(...service.handlers)`. */
   readonly handlers: RequestHandler[];
 }
 
 type Verb = "get" | "post" | "put" | "delete" | "patch";
 
+/** The web answer of a raw one: a dropped connection (an injected fault) becomes a network error. */
+function webAnswer(res: RawResponse): Response {
+  return res.drop ? HttpResponse.error() : toWebResponse(res);
+}
+
 /**
- * Builds the MSW handlers of a mock service: one per route (method and path) of its tables, then one
- * per path for the other methods (405). Each hands the request to `service.handle`; a dropped
- * connection (an injected fault) becomes a network error.
+ * Builds the MSW handlers of a dispatcher: one per route (method and path), which hands the request to that route
+ * (MSW routed it: the mock does not route it again), then one per path for the other methods (405).
  */
+function handlersOf(dispatcher: Dispatcher, base: string): RequestHandler[] {
+  const byMethod = dispatcher.routes.map((route) =>
+    http[route.method.toLowerCase() as Verb](`${base}${route.path}`, async ({ request }) =>
+      webAnswer(await dispatcher.answer(await fromWebRequest(request), route)),
+    ),
+  );
+  const paths = [...new Set(dispatcher.routes.map((r) => r.path))];
+  const others = paths.map((path) =>
+    http.all(`${base}${path}`, async ({ request }) =>
+      webAnswer(await dispatcher.dispatch(await fromWebRequest(request))),
+    ),
+  );
+  return [...byMethod, ...others];
+}
+
+/** Builds the MSW handlers of a mock service (one made by `createMockService`): one per route of its table. */
 export function createMswHandlers(service: MockService): RequestHandler[] {
-  const base = service.baseUrl;
-  const control = CONTROL_ROUTES.map((r) => ({
-    method: r.method,
-    path: r.path === "/" ? service.controlPrefix : `${service.controlPrefix}${r.path}`,
-  }));
-  const routes: Pick<Route<never>, "method" | "path">[] = [...API_ROUTES, ...control, ...PAGE_ROUTES];
-  const answer = async ({ request }: { request: Request }): Promise<Response> => {
-    const res = await service.handle(request);
-    return res.type === "error" ? HttpResponse.error() : res;
-  };
-  const byMethod = routes.map((r) => http[r.method.toLowerCase() as Verb](`${base}${r.path}`, answer));
-  const paths = [...new Set(routes.map((r) => r.path))];
-  return [...byMethod, ...paths.map((path) => http.all(`${base}${path}`, answer))];
+  return handlersOf(dispatcherOf(service), service.baseUrl);
 }
 
 /**
@@ -60,9 +66,9 @@ export function createMswHandlers(service: MockService): RequestHandler[] {
  * ```
  */
 export function createMockService(options: MockServiceOptions = {}): MockServiceWithHandlers {
-  const { service } = createMockServiceCore(options);
+  const { service, dispatcher } = createMockServiceCore(options);
   return Object.defineProperty(service, "handlers", {
-    value: createMswHandlers(service),
+    value: handlersOf(dispatcher, service.baseUrl),
     enumerable: true,
   }) as MockServiceWithHandlers;
 }

@@ -1,7 +1,6 @@
 /**
  * Routes as data: a route is a method, a path pattern (`/v1/merchants/:merchantId`, MSW's syntax) and a
- * handler. The same tables serve every transport: the core finds the route of a request here, and the
- * MSW entry builds one handler per route from them.
+ * handler. The dispatcher finds the route of a request here, once; the MSW entry builds one handler per route.
  *
  * @module
  */
@@ -61,7 +60,7 @@ export function matchPattern(pattern: string, segments: readonly string[]): Reco
  * Finds the route of `method` + `pathname` in `routes` (`pathname` relative to the table's root):
  * the match, `"method"` when the path exists under another method (405), or null (404).
  */
-export function findRoute<R extends Route<never>>(
+export function findRoute<R extends { readonly method: string; readonly path: string }>(
   routes: readonly R[],
   method: string,
   pathname: string,

@@ -6,8 +6,10 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isLoopback } from "../validate/rules.js";
+import type { Dispatcher } from "./dispatch.js";
+import { allowedHostNames, bracketed, checkListenHost, checkPublicUrl, parseHost } from "./host.js";
 import type { RawRequest, RawResponse } from "./http.js";
+import { MockServiceError } from "./model/errors.js";
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
 
 /** Options of {@link startMockServer}: where to listen, plus every service option. */
@@ -23,18 +25,25 @@ export interface MockServerOptions extends Omit<MockServiceOptions, "baseUrl"> {
   allowRemote?: boolean;
   /**
    * Names a request's `Host` header may carry besides the loopback names and `host` itself, e.g. the
-   * Compose service name `mock`. Any other `Host` is refused (421), which defeats DNS rebinding. The
-   * first one also names the server in its URL (payment links) when `host` is a wildcard (`0.0.0.0`).
+   * Compose service name `mock`. Any other `Host` is refused (421), which defeats DNS rebinding.
    */
   allowedHosts?: readonly string[];
+  /**
+   * The address links in answers (`paymentLink`, `gatewayUrl`) use, e.g. `http://localhost:4010` when a browser on
+   * the host opens pages of a mock that other containers call `http://mock:4010`. Default: the origin named by
+   * each request's (allowed) `Host`, so every caller gets links in its own name for the mock.
+   */
+  publicUrl?: string;
   /** Maximum request body size in bytes (413 beyond). Default 1 MiB. */
   maxBodyBytes?: number;
 }
 
 /** A running mock server. */
 export interface MockServer {
-  /** Base URL, e.g. `http://127.0.0.1:54321` (also the service's `baseUrl`). */
+  /** Base URL, e.g. `http://127.0.0.1:54321` (also the service's `baseUrl`); the `publicUrl` when one was given. */
   readonly url: string;
+  /** The port the server listens on (the one `port: 0` picked). */
+  readonly port: number;
   /** The mock service behind it (controls, inspection). */
   readonly service: MockService;
   /** Stops the server and closes open connections. */
@@ -43,37 +52,12 @@ export interface MockServer {
 
 const WILDCARDS = new Set(["0.0.0.0", "::", "[::]"]);
 
-/** The lower-case name of a `Host` header value, without port or IPv6 brackets' port. */
-function hostName(header: string): string {
-  const value = header.trim().toLowerCase();
-  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
-  const colon = value.indexOf(":");
-  return colon === -1 ? value : value.slice(0, colon);
-}
-
-function bracketed(host: string): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-}
-
-function allowedHostNames(host: string, extra: readonly string[]): Set<string> {
-  const names = ["localhost", "127.0.0.1", "[::1]", bracketed(host), ...extra.map(bracketed)];
-  return new Set(names.map((name) => name.toLowerCase()));
-}
-
-function checkHost(host: string, allowRemote: boolean): void {
-  const local = isLoopback(bracketed(host)) || isLoopback(host);
-  if (!local && !allowRemote) {
-    throw new TypeError(
-      `the mock server listens on loopback hosts only, not ${host}: pass allowRemote: true (CLI --allow-remote) to serve other machines; the mock has no authentication`,
-    );
-  }
-}
-
-function toRaw(req: IncomingMessage, body: string, url: URL): RawRequest {
+function toRaw(req: IncomingMessage, body: string, url: URL, linkBase: string): RawRequest {
   const headers = req.headers;
   return {
     method: (req.method ?? "GET").toUpperCase(),
     url,
+    linkBase,
     header(name) {
       const v = headers[name];
       return Array.isArray(v) ? v.join(", ") : v;
@@ -86,12 +70,6 @@ function toRaw(req: IncomingMessage, body: string, url: URL): RawRequest {
     body,
   };
 }
-
-const plainError = (status: number, code: string, message: string): RawResponse => ({
-  status,
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify({ message, code }),
-});
 
 /** Writes an answer; a failure to write (a closed socket, a bad header) drops the connection instead. */
 function send(res: ServerResponse, out: RawResponse): void {
@@ -108,22 +86,31 @@ function send(res: ServerResponse, out: RawResponse): void {
   }
 }
 
-/** The answer to a request the core never sees: a foreign `Host` (DNS rebinding) or a bad target. */
-function refuse(req: IncomingMessage, base: string, hosts: Set<string>): RawResponse | URL {
-  const host = req.headers.host;
-  if (host === undefined || !hosts.has(hostName(host))) {
-    return plainError(421, "invalid_host", "This Host is not one the mock server was started for.");
+/** The request's URL and link base, or the error that refuses it before routing. */
+function target(
+  req: IncomingMessage,
+  hosts: Set<string>,
+  publicUrl: string | undefined,
+): MockServiceError | { url: URL; linkBase: string } {
+  const host = parseHost(req.headers.host);
+  if (host === null || !hosts.has(host.name)) {
+    return new MockServiceError(
+      421,
+      "invalid_host",
+      "This Host is not one the mock server answers to: start it with --allowed-host NAME (startMockServer's allowedHosts) for each name callers use, e.g. --allowed-host mock in Docker Compose.",
+    );
   }
+  const path = req.url ?? "/";
   try {
-    const target = req.url ?? "/";
-    if (!target.startsWith("/")) throw new TypeError("not origin-form");
-    return new URL(target, base);
+    if (!path.startsWith("/")) throw new TypeError("not origin-form");
+    return { url: new URL(path, host.origin), linkBase: publicUrl ?? host.origin };
   } catch {
-    return plainError(400, "invalid_request_target", "The request target is not a valid path.");
+    return new MockServiceError(400, "invalid_request_target", "The request target is not a valid path.");
   }
 }
 
-function readBody(req: IncomingMessage, maxBodyBytes: number, done: (body: string | null) => void): void {
+/** Reads a request's body whole; null when it is larger than `maxBodyBytes`. */
+function collectBody(req: IncomingMessage, maxBodyBytes: number, done: (body: string | null) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   req.on("data", (chunk: Buffer) => {
@@ -132,6 +119,33 @@ function readBody(req: IncomingMessage, maxBodyBytes: number, done: (body: strin
   });
   req.on("end", () => done(size > maxBodyBytes ? null : Buffer.concat(chunks).toString("utf8")));
   req.on("error", () => req.socket.destroy());
+}
+
+function handler(
+  dispatcher: Dispatcher,
+  hosts: Set<string>,
+  publicUrl: string | undefined,
+  maxBodyBytes: number,
+) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const found = target(req, hosts, publicUrl);
+    const headerOf = { header: (name: string) => [req.headers[name]].flat().join(", ") || undefined };
+    collectBody(req, maxBodyBytes, (body) => {
+      if (found instanceof MockServiceError) return send(res, dispatcher.refuse(headerOf, found));
+      if (body === null) {
+        const tooLarge = new MockServiceError(
+          413,
+          "payload_too_large",
+          `Body larger than ${maxBodyBytes} bytes.`,
+        );
+        return send(res, dispatcher.refuse(headerOf, tooLarge));
+      }
+      dispatcher.dispatch(toRaw(req, body, found.url, found.linkBase)).then(
+        (out) => send(res, out),
+        () => res.socket?.destroy(),
+      );
+    });
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -144,37 +158,47 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** The server's own URL: the public one, else the listening address (loopback for a wildcard, never 0.0.0.0). */
+function serverUrl(host: string, address: AddressInfo, publicUrl: string | undefined): string {
+  if (publicUrl !== undefined) return publicUrl;
+  const name = WILDCARDS.has(host)
+    ? "127.0.0.1"
+    : host === "localhost"
+      ? "localhost"
+      : bracketed(address.address);
+  return `http://${name}:${address.port}`;
+}
+
 /** Starts the mock on `host:port` and resolves once it listens. The service's `baseUrl` is the server URL. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 0, host = "127.0.0.1", allowRemote = false, allowedHosts = [], ...rest } = options;
+  const {
+    port = 0,
+    host = "127.0.0.1",
+    allowRemote = false,
+    allowedHosts = [],
+    publicUrl,
+    ...rest
+  } = options;
   const { maxBodyBytes = 1024 * 1024, ...serviceOptions } = rest;
-  checkHost(host, allowRemote);
+  checkListenHost(host, allowRemote);
+  const linkUrl = publicUrl === undefined ? undefined : checkPublicUrl(publicUrl);
   const core = createMockServiceCore(serviceOptions);
   const hosts = allowedHostNames(host, allowedHosts);
-  let base = "http://127.0.0.1";
-
-  const server: Server = createServer({ keepAlive: true }, (req, res) => {
-    const target = refuse(req, base, hosts);
-    readBody(req, maxBodyBytes, (body) => {
-      if (!(target instanceof URL)) return send(res, target);
-      if (body === null)
-        return send(res, plainError(413, "payload_too_large", `Body larger than ${maxBodyBytes} bytes.`));
-      core.dispatch(toRaw(req, body, target)).then(
-        (out) => send(res, out),
-        () => send(res, plainError(500, "internal_error", "Mock internal error.")),
-      );
-    });
-  });
+  if (linkUrl !== undefined) hosts.add(new URL(linkUrl).hostname.toLowerCase());
+  const server: Server = createServer(
+    { keepAlive: true },
+    handler(core.dispatcher, hosts, linkUrl, maxBodyBytes),
+  );
   server.keepAliveTimeout = 5000;
   await listen(server, port, host);
   const address = server.address() as AddressInfo;
-  const named = WILDCARDS.has(host) ? allowedHosts[0] : host === "localhost" ? "localhost" : undefined;
-  base = `http://${named !== undefined ? bracketed(named) : bracketed(address.address)}:${address.port}`;
+  const base = serverUrl(host, address, linkUrl);
   core.setBaseUrl(base);
 
   let closed: Promise<void> | undefined;
   return {
     url: base,
+    port: address.port,
     service: core.service,
     close() {
       closed ??= new Promise<void>((resolve, reject) => {

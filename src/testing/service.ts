@@ -1,19 +1,24 @@
 /**
- * The mock service: the control methods (drive payments, move time, inject faults, inspect, reset)
- * over the in-memory model, and the web-standard `fetch`/`handle` answered by the dispatcher
- * (`dispatch.ts`). No msw and no Node imports.
+ * The mock service: its options, and the object a test holds: the control methods (`controls.ts`) plus the
+ * web-standard `fetch`/`handle` answered by the dispatcher (`dispatch.ts`). No msw and no Node imports.
  *
  * @module
  */
 
-import { requestOf } from "../core/wire/request.js";
+import type { ApiConfig } from "./api/chain.js";
+import {
+  type ControlsIdentity,
+  MockControls,
+  type MockStateSnapshot,
+  type SimulateBuyerOptions,
+} from "./controls.js";
 import { createDispatcher, type Dispatcher } from "./dispatch.js";
 import { FaultRegistry, type MockFaultHandle, type MockFaultSpec } from "./faults.js";
-import { fromWebRequest, type RawRequest, type RawResponse, toWebResponse } from "./http.js";
-import { MockServiceError } from "./model/errors.js";
+import { fromWebRequest, toRequest, toWebResponse } from "./http.js";
+import type { MockPaymentOption } from "./model/options.js";
 import { seededRandom } from "./model/random.js";
 import { defaultSeed, type MockSeed, type MockSeedAccount } from "./model/seed.js";
-import { MOCK_BUYER_ADDRESS, MockModel, type MockPaymentOption } from "./model/store.js";
+import { MockModel } from "./model/state.js";
 import type { MockTokenInfo } from "./model/tokens.js";
 import type {
   MockAccountInfo,
@@ -22,7 +27,8 @@ import type {
   MockPaymentRecord,
   MockRequestLogEntry,
 } from "./model/types.js";
-import { withPaymentId } from "./model/validation.js";
+
+export type { MockStateSnapshot, SimulateBuyerOptions } from "./controls.js";
 
 /** Default base URL of the mock when used through MSW (a reserved `.test` domain: never resolves). */
 export const DEFAULT_MOCK_BASE_URL = "https://mock.merchant-payments.test";
@@ -54,6 +60,11 @@ export interface MockServiceOptions {
    * redirect URLs (the spec requires HTTPS; other URLs disable redirects). Default true.
    */
   allowLoopbackRedirects?: boolean;
+  /**
+   * Test-mode payments also accept plain `http://` redirect URLs to any host (`http://app:3000/done` in Docker
+   * Compose): the URLs the SDK sends under its `allowInsecureHttp` with a test key. Live mode never. Default false.
+   */
+  allowInsecureHttp?: boolean;
   /** Per-credential request budget; off by default. Excess requests get 429 `rate_limited` + `Retry-After`. */
   rateLimit?: {
     /** Requests allowed per credential in one window. */
@@ -68,47 +79,12 @@ export interface MockServiceOptions {
   /** Maximum number of logged requests kept (oldest dropped first). Default 1000. */
   requestLogLimit?: number;
   /**
-   * Maximum size of the request log in characters of JSON (oldest dropped first). Default 4 MiB. Only
-   * requests that reach a route are logged, each body cut to 4 KiB.
+   * Maximum memory the request log holds, in bytes (oldest dropped first). Default 4 MiB. Only `/v1` requests
+   * that reach a route are logged, each body cut to 4 KiB.
    */
   requestLogMaxBytes?: number;
   /** Prefix of the control endpoints. Default `/__mock`. */
   controlPrefix?: string;
-}
-
-/** Options of {@link MockService.simulateBuyer}. */
-export interface SimulateBuyerOptions {
-  /** The buyer pays (`success`) or the payment fails (`failure`). */
-  outcome: "success" | "failure";
-  /** The payment option (crypto settlement id); default the first. */
-  optionId?: string;
-  /** Buyer address; default the mock's test address. */
-  buyerAddress?: string;
-}
-
-/** A snapshot of the state for inspection. */
-export interface MockStateSnapshot {
-  /** Current mock time (epoch ms). */
-  now: number;
-  /** Every account. */
-  accounts: MockAccountInfo[];
-  /** Every merchant (both modes, all accounts). */
-  merchants: MockMerchantRecord[];
-  /** Every payment. */
-  payments: MockPaymentRecord[];
-  /** The request log (redacted). */
-  requests: MockRequestLogEntry[];
-  /** Active faults. */
-  faults: {
-    /** Identifier, as in {@link MockFaultHandle.id}. */
-    id: string;
-    /** What the fault injects. */
-    spec: MockFaultSpec;
-    /** Requests it may still affect (`Infinity` for a `rate` fault without `times`). */
-    remaining: number;
-    /** How many requests it affected so far. */
-    hits: number;
-  }[];
 }
 
 /** The mock service (core, without MSW handlers). Every method is bound: destructuring is fine. */
@@ -179,26 +155,19 @@ export interface MockService {
   readonly state: MockStateSnapshot;
 }
 
-/** What {@link createMockServiceCore} returns: the service and the raw dispatcher used by adapters. */
+/** What {@link createMockServiceCore} returns: the service and the dispatcher used by adapters. */
 export interface MockServiceCore {
   /** The service. */
   service: MockService;
-  /** Answers a raw request (used by `node:http` and MSW adapters). */
-  dispatch(req: RawRequest): Promise<RawResponse>;
+  /** Answers raw requests (used by the `node:http` and MSW adapters). */
+  dispatcher: Dispatcher;
   /** Changes the base URL (used by the server once it knows its port). */
   setBaseUrl(url: string): void;
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
-
 /** The settings the service keeps from its options. */
-interface Settings {
-  keyPrefix: string;
+interface Settings extends ApiConfig {
   controlPrefix: string;
-  versionHeader: string;
-  defaultVersion: string;
-  pollInMs: number;
-  rateLimit: { limit: number; windowMs: number } | null;
 }
 
 function resolveSettings(options: MockServiceOptions): Settings {
@@ -221,7 +190,10 @@ function createModel(options: MockServiceOptions, keyPrefix: string): MockModel 
     {
       keyPrefix,
       paymentTtlMs: options.paymentTtlMs ?? 15 * 60_000,
-      allowLoopbackRedirects: options.allowLoopbackRedirects ?? true,
+      redirects: {
+        allowLoopback: options.allowLoopbackRedirects ?? true,
+        allowInsecureHttp: options.allowInsecureHttp ?? false,
+      },
       tokens: options.tokens,
       requestLogLimit: options.requestLogLimit ?? 1000,
       requestLogMaxBytes: options.requestLogMaxBytes ?? 4 * 1024 * 1024,
@@ -231,118 +203,19 @@ function createModel(options: MockServiceOptions, keyPrefix: string): MockModel 
   );
 }
 
-/** The service's control methods; every method is an arrow function (bound: destructuring is fine). */
-class ControlledService {
-  constructor(
-    protected readonly model: MockModel,
-    protected readonly faults: FaultRegistry,
-  ) {}
-
-  private drive = (paymentId: string, fn: (p: MockPaymentRecord) => void): MockPaymentRecord => {
-    const p = this.model.getPayment(paymentId);
-    fn(p);
-    return clone(p);
-  };
-
-  completePayment = (id: string, opts?: { optionId?: string }): MockPaymentRecord =>
-    this.drive(id, (p) => this.model.transition(p, "succeeded", opts?.optionId));
-  failPayment = (id: string): MockPaymentRecord => this.drive(id, (p) => this.model.transition(p, "failed"));
-  expirePayment = (id: string): MockPaymentRecord =>
-    this.drive(id, (p) => this.model.transition(p, "expired"));
-  markProcessing = (id: string): MockPaymentRecord =>
-    this.drive(id, (p) => this.model.transition(p, "processing"));
-  cancelPayment = (id: string): MockPaymentRecord =>
-    this.drive(id, (p) => this.model.transition(p, "cancelled"));
-  advanceTime = (ms: number): void => this.model.advanceTime(ms);
-  now = (): Date => new Date(this.model.now());
-
-  simulateBuyer = (paymentId: string, opts: SimulateBuyerOptions): string | null => {
-    if (opts?.outcome !== "success" && opts?.outcome !== "failure") {
-      throw new MockServiceError(400, "invalid_request", 'outcome must be "success" or "failure".', {
-        field: "outcome",
-      });
-    }
-    const { model } = this;
-    const p = model.getPayment(paymentId);
-    if (p.status === "requires_action") {
-      if (model.paymentOptions(p).length > 0) {
-        model.buildAction(p, opts.optionId, opts.buyerAddress ?? MOCK_BUYER_ADDRESS);
-      }
-      model.transition(p, "processing");
-    }
-    model.transition(p, opts.outcome === "success" ? "succeeded" : "failed", opts.optionId);
-    if (!p.redirects) return null;
-    return withPaymentId(opts.outcome === "success" ? p.redirects.successUrl : p.redirects.errorUrl, p.id);
-  };
-
-  paymentOptions = (id: string): MockPaymentOption[] => this.model.paymentOptions(this.model.getPayment(id));
-  getPayment = (id: string): MockPaymentRecord => clone(this.model.getPayment(id));
-  getMerchant = (id: string): MockMerchantRecord => {
-    const m = this.model.merchants.get(id);
-    if (!m) throw new MockServiceError(404, "not_found", `No such merchant: ${id}.`);
-    return clone(m);
-  };
-  createAccount = (seed?: MockSeedAccount): MockAccountInfo => clone(this.model.createAccount(seed).account);
-  injectFault = (spec: MockFaultSpec): MockFaultHandle => this.faults.add(spec);
-  clearFaults = (): void => this.faults.clear();
-  clearRequests = (): void => this.model.clearRequests();
-  reset = (): void => {
-    this.model.reset();
-    this.faults.clear();
-  };
-}
-
-/** The service: control methods, identity, inspection, and the web-standard entry points. */
-class MockServiceImpl extends ControlledService implements MockService {
-  readonly controlPrefix: string;
-  readonly versionHeader: string;
-
+/** The service: the control methods, and the web-standard entry points. */
+class MockServiceImpl extends MockControls implements MockService {
   constructor(
     model: MockModel,
     faults: FaultRegistry,
-    settings: Settings,
+    identity: ControlsIdentity,
     private readonly dispatcher: Dispatcher,
   ) {
-    super(model, faults);
-    this.controlPrefix = settings.controlPrefix;
-    this.versionHeader = settings.versionHeader;
-  }
-
-  get baseUrl(): string {
-    return this.dispatcher.baseUrl;
-  }
-  get keys(): MockAccountKeys {
-    return clone(this.model.defaultAccount.keys);
-  }
-  get merchantId(): string {
-    const id = this.firstMerchant("test");
-    if (!id) throw new Error("the default account has no test-mode merchant (seed one)");
-    return id;
-  }
-  get liveMerchantId(): string | null {
-    return this.firstMerchant("live");
-  }
-  get accounts(): MockAccountInfo[] {
-    return clone([...this.model.accounts.values()]);
-  }
-  get requests(): MockRequestLogEntry[] {
-    return clone(this.model.requests);
-  }
-  get merchants(): MockMerchantRecord[] {
-    return clone([...this.model.merchants.values()]);
-  }
-  get payments(): MockPaymentRecord[] {
-    for (const p of this.model.payments.values()) this.model.refresh(p);
-    return clone([...this.model.payments.values()]);
-  }
-  get state(): MockStateSnapshot {
-    const { accounts, merchants, payments, requests } = this;
-    return { now: this.model.now(), accounts, merchants, payments, requests, faults: this.faults.list() };
+    super(model, faults, identity);
   }
 
   fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    const request = requestOf(input, init);
-    const response = await this.handle(request);
+    const response = await this.handle(toRequest(input, init));
     if (response.type === "error") {
       throw new TypeError("fetch failed", {
         cause: new Error("connection dropped by the mock (injected fault)"),
@@ -353,13 +226,15 @@ class MockServiceImpl extends ControlledService implements MockService {
 
   handle = async (request: Request): Promise<Response> =>
     toWebResponse(await this.dispatcher.dispatch(await fromWebRequest(request)));
+}
 
-  private firstMerchant(mode: "test" | "live"): string | null {
-    const account = this.model.defaultAccount.id;
-    for (const m of this.model.merchants.values())
-      if (m.accountId === account && m.mode === mode) return m.id;
-    return null;
-  }
+const DISPATCHERS = new WeakMap<MockService, Dispatcher>();
+
+/** The dispatcher behind a service made by {@link createMockServiceCore}. */
+export function dispatcherOf(service: MockService): Dispatcher {
+  const dispatcher = DISPATCHERS.get(service);
+  if (!dispatcher) throw new TypeError("not a mock service made by createMockService");
+  return dispatcher;
 }
 
 /**
@@ -370,18 +245,26 @@ export function createMockServiceCore(options: MockServiceOptions = {}): MockSer
   const settings = resolveSettings(options);
   const model = createModel(options, settings.keyPrefix);
   const faults = new FaultRegistry(seededRandom(options.randomSeed ?? 1));
-  let service: MockService | undefined;
+  let baseUrl = (options.baseUrl ?? DEFAULT_MOCK_BASE_URL).replace(/\/+$/, "");
+  const identity = {
+    baseUrl: () => baseUrl,
+    controlPrefix: settings.controlPrefix,
+    versionHeader: settings.versionHeader,
+  };
   const dispatcher = createDispatcher({
     model,
     faults,
+    controls: new MockControls(model, faults, identity),
     settings,
-    baseUrl: (options.baseUrl ?? DEFAULT_MOCK_BASE_URL).replace(/\/+$/, ""),
-    service: () => service!,
+    baseUrl: identity.baseUrl,
   });
-  service = new MockServiceImpl(model, faults, settings, dispatcher);
+  const service = new MockServiceImpl(model, faults, identity, dispatcher);
+  DISPATCHERS.set(service, dispatcher);
   return {
     service,
-    dispatch: (req) => dispatcher.dispatch(req),
-    setBaseUrl: (url) => dispatcher.setBaseUrl(url),
+    dispatcher,
+    setBaseUrl: (url) => {
+      baseUrl = url.replace(/\/+$/, "");
+    },
   };
 }

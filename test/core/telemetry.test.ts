@@ -28,7 +28,7 @@ import {
   MerchantPaymentsClient,
   NotFoundError,
 } from "../../src/index.js";
-import { API_ROUTES } from "../../src/testing/api.js";
+import { API_ROUTES } from "../../src/testing/api/routes.js";
 import { createMockService } from "../../src/testing/msw.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 

@@ -213,13 +213,15 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, { timeout: TEST_TIME
     await expectPlainWords();
 
     // 15 minutes at creation; the page counts down from what was left when it was served, once a second.
-    const [, minutes, seconds] = /^Expires in (\d+):(\d\d)$/.exec((await text("#expiry")) ?? "") ?? [];
+    // Named units: "14:51" would read as a time of day.
+    const [, minutes, seconds] =
+      /^Time left to pay: (\d+) min (\d\d) s$/.exec((await text("#expiry")) ?? "") ?? [];
     const left = Number(minutes) * 60 + Number(seconds);
     expect(left).toBeGreaterThan(PAYMENT_TTL_MS / 1000 - 60);
     expect(left).toBeLessThanOrEqual(PAYMENT_TTL_MS / 1000);
     await pass(60_000);
     expect(await text("#expiry")).toBe(
-      `Expires in ${Math.floor((left - 60) / 60)}:${String((left - 60) % 60).padStart(2, "0")}`,
+      `Time left to pay: ${Math.floor((left - 60) / 60)} min ${String((left - 60) % 60).padStart(2, "0")} s`,
     );
     await screenshot("1-waiting");
 

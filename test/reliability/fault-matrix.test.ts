@@ -281,7 +281,8 @@ const FAULTS: Fault[] = [
     name: "connection reset after the headers",
     steps: (op) => [{ kind: "resetAfterHeaders" }, ok(op)],
     safe: RETRIED,
-    unsafe: { error: ConnectionError, requests: 1 },
+    // The status arrived: the service answered, so never "could not reach the service" (issue #21 item 6).
+    unsafe: { error: ResponseValidationError, requests: 1 },
   },
   {
     name: "an answer that never comes",
@@ -302,7 +303,7 @@ const FAULTS: Fault[] = [
     name: "a 200 body cut off mid-way",
     steps: (op) => [{ kind: "truncate", status: 200, body: JSON.stringify(op.okBody) }, ok(op)],
     safe: RETRIED,
-    unsafe: { error: ConnectionError, requests: 1 },
+    unsafe: { error: ResponseValidationError, requests: 1 },
   },
   {
     name: "an HTML 502 page from a proxy",

@@ -458,3 +458,73 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
     expectNoOddKey((result as { error: unknown }).error, "the error");
   });
 });
+
+describe("the key in the spellings a proxy may use, and cut or split (issue 21)", () => {
+  /** Every piece of the key's secret part of 6 characters: none may survive anywhere. */
+  const pieces = Array.from({ length: SECRET_TAIL.length - 5 }, (_, i) => SECRET_TAIL.slice(i, i + 6));
+  const expectNoPiece = (text: string | undefined, what: string) => {
+    for (const piece of pieces)
+      expect(text?.includes(piece), `${what} holds "${piece}": ${text}`).toBe(false);
+  };
+  const proxyPage = (body: string): Step => ({ kind: "text", status: 502, body, contentType: "text/html" });
+
+  it("a key straddling the 2 KiB cut of rawBody is redacted before the cut", async () => {
+    const body = `${"x".repeat(2048 - 20)}${SECRET_KEY} and more`;
+    const error = (await failureOf([proxyPage(body)], (c) => c.payments.status("pay_1"))) as {
+      rawBody?: string;
+    };
+    expect(error.rawBody?.length).toBeLessThanOrEqual(2048);
+    expectNoPiece(error.rawBody, "rawBody");
+    expectNoSecret(error, "the error");
+  });
+
+  it.each(["", "u:", "user:", "merchant:"])(
+    "a Basic credential base64(%j + key) is redacted",
+    async (user) => {
+      const basic = btoa(`${user}${SECRET_KEY}`);
+      const error = (await failureOf([proxyPage(`<pre>Authorization: Basic ${basic}</pre>`)], (c) =>
+        c.payments.status("pay_1"),
+      )) as { rawBody?: string };
+      expect(error.rawBody).toContain("[redacted]");
+      const left = error.rawBody?.match(/[A-Za-z0-9+/=]{4,}/g) ?? [];
+      for (const run of left)
+        expectNoPiece(atob(run.slice(0, run.length - (run.length % 4))), "decoded base64");
+    },
+  );
+
+  it.each([1, 2, 3, 4])("a key percent-encoded %i times is redacted", async (times) => {
+    // Every character as %XX (as a tool that encodes all of them writes it), then the percent signs encoded again.
+    let encoded = [...SECRET_KEY].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join("");
+    for (let i = 1; i < times; i++) encoded = encoded.replaceAll("%", "%25");
+    expect(encoded).not.toContain(SECRET_TAIL);
+    const error = (await failureOf([proxyPage(`GET /?next=${encoded}`)], (c) =>
+      c.payments.status("pay_1"),
+    )) as {
+      rawBody?: string;
+    };
+    expect(error.rawBody).toContain("[redacted]");
+    let decoded = error.rawBody ?? "";
+    for (let i = 0; i < times; i++) decoded = decodeURIComponent(decoded);
+    expectNoPiece(decoded, "the decoded rawBody");
+  });
+
+  it("a key split across two headers is redacted in both (withResponse, request id)", async () => {
+    const cut = SECRET_KEY.length - 13;
+    await server.reset();
+    server.script({
+      kind: "json",
+      status: 200,
+      body: { status: "processing", isFinal: false, pollInMs: 5 },
+      headers: {
+        "x-request-id": `req_${SECRET_KEY.slice(cut)}`,
+        "x-debug-head": SECRET_KEY.slice(0, cut),
+        "x-debug-tail": SECRET_KEY.slice(cut),
+      },
+    });
+    const { data, response } = await client().payments.status("pay_1").withResponse();
+    const headers = Object.fromEntries(response.headers);
+    expectNoPiece(headers["x-debug-head"], "the first header");
+    expectNoPiece(headers["x-debug-tail"], "the second header");
+    expectNoPiece(data._requestId, "the request id");
+  });
+});

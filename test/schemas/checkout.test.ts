@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type CreateCheckoutInput,
   createCheckoutResponseSchema,
-  parseResponse,
+  readResponse,
   toCreateCheckoutBody,
   unknownField,
 } from "../../src/schemas/index.js";
@@ -73,12 +73,16 @@ describe("checkout create input", () => {
 
 describe("checkout create response", () => {
   it("parses { paymentId, gatewayUrl } and keeps extra fields", () => {
-    const result = parseResponse(createCheckoutResponseSchema, {
-      paymentId: "pay_1",
-      gatewayUrl: "https://portal.example/p/1",
-      expiresAt: "x",
-    });
+    const result = readResponse(
+      createCheckoutResponseSchema,
+      {
+        paymentId: "pay_1",
+        gatewayUrl: "https://portal.example/p/1",
+        expiresAt: "x",
+      },
+      "strict",
+    );
     expect(result.success && unknownField(result.data, "expiresAt")).toBe("x");
-    expect(parseResponse(createCheckoutResponseSchema, { paymentId: "pay_1" }).success).toBe(false);
+    expect(readResponse(createCheckoutResponseSchema, { paymentId: "pay_1" }, "strict").success).toBe(false);
   });
 });

@@ -5,7 +5,7 @@ import {
   type FetchActionInput,
   fetchActionResponseSchema,
   isWalletRpcAction,
-  parseResponse,
+  readResponse,
   type TypedData,
   type TypedDataQuantities,
   toFetchActionBody,
@@ -32,7 +32,7 @@ function walletRpc(params: unknown[], extra: Record<string, unknown> = {}) {
 }
 
 function parseActions(actions: unknown[]): Action[] {
-  const result = parseResponse(fetchActionResponseSchema, { actions });
+  const result = readResponse(fetchActionResponseSchema, { actions }, "strict");
   if (!result.success) throw new Error(JSON.stringify(result.issues));
   return decodeActions(result.data).actions;
 }
@@ -122,9 +122,13 @@ describe("walletRpc actions", () => {
   });
 
   it("refuses a walletRpc action that does not have the documented shape", () => {
-    const result = parseResponse(fetchActionResponseSchema, {
-      actions: [{ type: "walletRpc", data: { chain_id: "eip155:1", method: "x", params: [1] } }],
-    });
+    const result = readResponse(
+      fetchActionResponseSchema,
+      {
+        actions: [{ type: "walletRpc", data: { chain_id: "eip155:1", method: "x", params: [1] } }],
+      },
+      "strict",
+    );
     expect(result.success).toBe(false);
     if (!result.success)
       expect(result.issues[0]).toEqual({
@@ -144,9 +148,11 @@ describe("other actions", () => {
   });
 
   it("still requires a string type on every action", () => {
-    expect(parseResponse(fetchActionResponseSchema, { actions: [{ url: "x" }] }).success).toBe(false);
-    expect(parseResponse(fetchActionResponseSchema, { actions: [{ type: 1 }] }).success).toBe(false);
-    expect(parseResponse(fetchActionResponseSchema, {}).success).toBe(false);
+    expect(readResponse(fetchActionResponseSchema, { actions: [{ url: "x" }] }, "strict").success).toBe(
+      false,
+    );
+    expect(readResponse(fetchActionResponseSchema, { actions: [{ type: 1 }] }, "strict").success).toBe(false);
+    expect(readResponse(fetchActionResponseSchema, {}, "strict").success).toBe(false);
   });
 });
 

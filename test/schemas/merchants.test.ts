@@ -4,7 +4,7 @@ import {
   createMerchantResponseSchema,
   listMerchantsResponseSchema,
   type Merchant,
-  parseResponse,
+  readResponse,
   retrieveMerchantResponseSchema,
   toCreateMerchantBody,
   unknownField,
@@ -66,10 +66,14 @@ const merchant = {
 
 describe("merchant responses", () => {
   it("parses GET /v1/merchants/{id} and keeps unknown fields", () => {
-    const result = parseResponse(retrieveMerchantResponseSchema, {
-      merchant: { ...merchant, tier: "gold", settlements: { ...merchant.settlements, other: [] } },
-      extra: true,
-    });
+    const result = readResponse(
+      retrieveMerchantResponseSchema,
+      {
+        merchant: { ...merchant, tier: "gold", settlements: { ...merchant.settlements, other: [] } },
+        extra: true,
+      },
+      "strict",
+    );
     expect(result.success).toBe(true);
     if (!result.success) return;
     expect(unknownField(result.data.merchant, "tier")).toBe("gold");
@@ -79,9 +83,13 @@ describe("merchant responses", () => {
   });
 
   it("keeps an unknown merchant status (open enum) and types the known ones", () => {
-    const result = parseResponse(retrieveMerchantResponseSchema, {
-      merchant: { ...merchant, status: "archived" },
-    });
+    const result = readResponse(
+      retrieveMerchantResponseSchema,
+      {
+        merchant: { ...merchant, status: "archived" },
+      },
+      "strict",
+    );
     expect(result.success && result.data.merchant.status).toBe("archived");
     expectTypeOf<"active">().toExtend<Merchant["status"]>();
     expectTypeOf<"archived">().toExtend<Merchant["status"]>();
@@ -94,26 +102,38 @@ describe("merchant responses", () => {
     ["status", 1],
     ["createdAt", null],
   ])("rejects a merchant whose %s is %j", (field, value) => {
-    const result = parseResponse(retrieveMerchantResponseSchema, {
-      merchant: { ...merchant, [field]: value },
-    });
+    const result = readResponse(
+      retrieveMerchantResponseSchema,
+      {
+        merchant: { ...merchant, [field]: value },
+      },
+      "strict",
+    );
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.issues[0]?.path.startsWith(`merchant.${field}`)).toBe(true);
   });
 
   it("parses the created merchant (narrower shape)", () => {
-    const result = parseResponse(createMerchantResponseSchema, {
-      merchant: { id: "mrch_2", name: "Acme", email: "a@b.example", status: "active", createdAt: "x" },
-    });
+    const result = readResponse(
+      createMerchantResponseSchema,
+      {
+        merchant: { id: "mrch_2", name: "Acme", email: "a@b.example", status: "active", createdAt: "x" },
+      },
+      "strict",
+    );
     expect(result.success).toBe(true);
   });
 
   it("keeps merchant list items as they are", () => {
-    const result = parseResponse(listMerchantsResponseSchema, { data: [{ id: "mrch_1", anything: [1, 2] }] });
+    const result = readResponse(
+      listMerchantsResponseSchema,
+      { data: [{ id: "mrch_1", anything: [1, 2] }] },
+      "strict",
+    );
     expect(result.success && result.data.data[0]).toEqual({ id: "mrch_1", anything: [1, 2] });
-    expect(parseResponse(listMerchantsResponseSchema, { data: [] }).success).toBe(true);
-    expect(parseResponse(listMerchantsResponseSchema, { data: [1] }).success).toBe(false);
-    expect(parseResponse(listMerchantsResponseSchema, {}).success).toBe(false);
+    expect(readResponse(listMerchantsResponseSchema, { data: [] }, "strict").success).toBe(true);
+    expect(readResponse(listMerchantsResponseSchema, { data: [1] }, "strict").success).toBe(false);
+    expect(readResponse(listMerchantsResponseSchema, {}, "strict").success).toBe(false);
   });
 });

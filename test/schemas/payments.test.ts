@@ -7,8 +7,8 @@ import {
   PAYMENT_STATUSES,
   type PaymentStatus,
   type PaymentStatusResult,
-  parseResponse,
   paymentStatusResultSchema,
+  readResponse,
   TERMINAL_PAYMENT_STATUSES,
   toCreatePaymentBody,
   unknownField,
@@ -76,16 +76,20 @@ describe("payment status result", () => {
     for (const status of PAYMENT_STATUSES) {
       const isFinal = isTerminalPaymentStatus(status);
       const body = status === "succeeded" ? succeeded : { status, isFinal, pollInMs: isFinal ? null : 2000 };
-      expect(parseResponse(paymentStatusResultSchema, body).success, status).toBe(true);
+      expect(readResponse(paymentStatusResultSchema, body, "strict").success, status).toBe(true);
     }
   });
 
   it("keeps extra fields, in the result and in info", () => {
-    const result = parseResponse(paymentStatusResultSchema, {
-      ...succeeded,
-      source: "push",
-      info: { ...succeeded.info, block: 12 },
-    });
+    const result = readResponse(
+      paymentStatusResultSchema,
+      {
+        ...succeeded,
+        source: "push",
+        info: { ...succeeded.info, block: 12 },
+      },
+      "strict",
+    );
     expect(result.success).toBe(true);
     if (!result.success) return;
     expect(unknownField(result.data, "source")).toBe("push");
@@ -94,22 +98,30 @@ describe("payment status result", () => {
   });
 
   it("parses an unknown status that is not final, and it is not terminal", () => {
-    const result = parseResponse(paymentStatusResultSchema, {
-      status: "on_hold",
-      isFinal: false,
-      pollInMs: 5000,
-    });
+    const result = readResponse(
+      paymentStatusResultSchema,
+      {
+        status: "on_hold",
+        isFinal: false,
+        pollInMs: 5000,
+      },
+      "strict",
+    );
     expect(result.success).toBe(true);
     expect(result.success && result.data.status).toBe("on_hold");
     expect(isTerminalPaymentStatus("on_hold")).toBe(false);
   });
 
   it("refuses an unknown status that claims to be final", () => {
-    const result = parseResponse(paymentStatusResultSchema, {
-      status: "refunded",
-      isFinal: true,
-      pollInMs: null,
-    });
+    const result = readResponse(
+      paymentStatusResultSchema,
+      {
+        status: "refunded",
+        isFinal: true,
+        pollInMs: null,
+      },
+      "strict",
+    );
     expect(result.success).toBe(false);
     if (!result.success) expect(result.issues[0]?.path).toBe("isFinal");
   });
@@ -128,24 +140,25 @@ describe("payment status result", () => {
       "info.optionAmount.unit",
     ],
   ])("refuses %j (issue on %s)", (body, path) => {
-    const result = parseResponse(paymentStatusResultSchema, body);
+    const result = readResponse(paymentStatusResultSchema, body, "strict");
     expect(result.success).toBe(false);
     if (!result.success) expect(result.issues.map((issue) => issue.path)).toContain(path);
   });
 
   it("tolerates an absent pollInMs and a null info", () => {
-    expect(parseResponse(paymentStatusResultSchema, { status: "processing", isFinal: false }).success).toBe(
-      true,
-    );
     expect(
-      parseResponse(paymentStatusResultSchema, { status: "cancelled", isFinal: true, info: null }).success,
+      readResponse(paymentStatusResultSchema, { status: "processing", isFinal: false }, "strict").success,
+    ).toBe(true);
+    expect(
+      readResponse(paymentStatusResultSchema, { status: "cancelled", isFinal: true, info: null }, "strict")
+        .success,
     ).toBe(true);
   });
 
   it("never accepts isFinal: true for a status outside the terminal list (property)", () => {
     fc.assert(
       fc.property(fc.string(), fc.boolean(), (status, isFinal) => {
-        const result = parseResponse(paymentStatusResultSchema, { status, isFinal, pollInMs: null });
+        const result = readResponse(paymentStatusResultSchema, { status, isFinal, pollInMs: null }, "strict");
         if (result.success && result.data.isFinal) {
           expect(TERMINAL_PAYMENT_STATUSES as readonly string[]).toContain(result.data.status);
         }
@@ -172,8 +185,10 @@ describe("other payment responses", () => {
       paymentId: "pay_1",
       status: "cancelled",
     };
-    const result = parseResponse(cancellationResultSchema, body);
+    const result = readResponse(cancellationResultSchema, body, "strict");
     expect(result.success && result.data.cancelledReason).toBe("expired_by_ops");
-    expect(parseResponse(cancellationResultSchema, { ...body, paymentId: undefined }).success).toBe(false);
+    expect(readResponse(cancellationResultSchema, { ...body, paymentId: undefined }, "strict").success).toBe(
+      false,
+    );
   });
 });

@@ -87,11 +87,13 @@ describe("a settlement item without its id (measured)", () => {
   });
 });
 
+const NOT_TERMINAL = "false when status is not a documented terminal one";
+
 describe("contradictory status answers (money rules never relax)", () => {
   it.each([
-    [{ status: "succeeded", isFinal: false, pollInMs: 1000 }, "isFinal", 'true when status is "succeeded"'],
-    [{ status: "processing", isFinal: true, pollInMs: null }, "isFinal", 'false when status is "processing"'],
-    [{ status: "on_hold", isFinal: true, pollInMs: null }, "isFinal", 'false when status is "on_hold"'],
+    [{ status: "succeeded", isFinal: false, pollInMs: 1000 }, "isFinal", "true when status is terminal"],
+    [{ status: "processing", isFinal: true, pollInMs: null }, "isFinal", NOT_TERMINAL],
+    [{ status: "on_hold", isFinal: true, pollInMs: null }, "isFinal", NOT_TERMINAL],
   ])("%j is returned as it arrived, drifts at %s, and is never fulfillable", (body, path, expected) => {
     expect(readResponse(paymentStatusResultSchema, body, "strict").success).toBe(false);
     const { data, drift } = tolerant<PaymentStatusResult>(
@@ -99,6 +101,9 @@ describe("contradictory status answers (money rules never relax)", () => {
     );
     expect(data).toEqual(body);
     expect(drift).toContainEqual({ path, expected, received: String(body.isFinal) });
+    // Drift never quotes what arrived, not even a status (issue 21: `expected` quoted the received status).
+    const atIsFinal = drift.filter((entry) => entry.path === "isFinal");
+    expect(JSON.stringify(atIsFinal)).not.toContain(body.status);
     expect(isFulfillable(data)).toBe(false);
   });
 

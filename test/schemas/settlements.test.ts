@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   type CreateCryptoSettlementsInput,
   createCryptoSettlementsResponseSchema,
-  parseResponse,
+  readResponse,
   settlementsListSchema,
   toCreateCryptoSettlementsBody,
   toUpdateCryptoSettlementBody,
@@ -107,11 +107,15 @@ describe("crypto settlement update input", () => {
 
 describe("settlement responses", () => {
   it("parses the list and keeps unknown fields", () => {
-    const result = parseResponse(settlementsListSchema, {
-      fiat: [{ id: "fiat_1", status: "new_status", bankType: "whatever", iban: "x" }],
-      crypto: [{ id: "crypto_1", asset: USDC_BASE, destination: WALLET_BASE }],
-      next: null,
-    });
+    const result = readResponse(
+      settlementsListSchema,
+      {
+        fiat: [{ id: "fiat_1", status: "new_status", bankType: "whatever", iban: "x" }],
+        crypto: [{ id: "crypto_1", asset: USDC_BASE, destination: WALLET_BASE }],
+        next: null,
+      },
+      "strict",
+    );
     expect(result.success).toBe(true);
     if (!result.success) return;
     expect(result.data.fiat[0] && unknownField(result.data.fiat[0], "iban")).toBe("x");
@@ -119,13 +123,13 @@ describe("settlement responses", () => {
   });
 
   it("requires both arrays", () => {
-    const result = parseResponse(settlementsListSchema, { crypto: [] });
+    const result = readResponse(settlementsListSchema, { crypto: [] }, "strict");
     expect(result.success).toBe(false);
     if (!result.success) expect(result.issues).toEqual([{ path: "fiat", message: "is required" }]);
   });
 
   it("returns an undocumented create response as it came", () => {
-    const result = parseResponse(createCryptoSettlementsResponseSchema, { anything: 1 });
+    const result = readResponse(createCryptoSettlementsResponseSchema, { anything: 1 }, "strict");
     expect(result).toMatchObject({ success: true, data: { anything: 1 } });
   });
 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -144,5 +144,64 @@ describe("merchant-payments-mock CLI", () => {
     const { code, err } = await runCli(["--port", "0", "--host", "192.0.2.1", "--allow-remote"]);
     expect(err).toContain("has no authentication");
     expect(code).toBe(1);
+  }, 30_000);
+
+  it("--help lists every option with an example, and the seed file format with fixed keys", async () => {
+    const { code, out } = await runCli(["--help"]);
+    expect(code).toBe(0);
+    const options = [...out.matchAll(/^\s+(?:-h, )?(--[a-z-]+)/gm)].map((m) => m[1]);
+    expect(options).toEqual(
+      expect.arrayContaining([
+        "--port",
+        "--host",
+        "--allow-remote",
+        "--allowed-host",
+        "--public-url",
+        "--seed",
+      ]),
+    );
+    expect(options).toEqual(expect.arrayContaining(["--allow-insecure-http", "--poll-ms", "--help"]));
+    for (const option of options.filter((o) => !["--help", "--allow-remote"].includes(o!))) {
+      expect(out, option).toMatch(new RegExp(`e\\.g\\. [^\\n]*${option}`));
+    }
+    const seed = /Seed file[^\n]*\n([\s\S]*?)\n {2}Test keys/.exec(out)?.[1];
+    const parsed = JSON.parse(seed ?? "null") as { accounts: { keys: { test: string } }[] };
+    expect(parsed.accounts[0]?.keys.test).toMatch(/^mock_test_/);
+  }, 30_000);
+
+  it("docs/mock.md documents every option --help lists", async () => {
+    const { out } = await runCli(["--help"]);
+    const doc = readFileSync(join(root, "docs/mock.md"), "utf8");
+    for (const [, option] of out.matchAll(/^\s+(?:-h, )?(--[a-z-]+)/gm))
+      expect(doc, option).toContain(option);
+    expect(doc).toContain("docker compose");
+  }, 30_000);
+
+  it("names the seed file in every error about it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mock-cli-"));
+    try {
+      const broken = join(dir, "broken.json");
+      writeFileSync(broken, '{"accounts": [');
+      const named = join(dir, "named.json");
+      writeFileSync(named, JSON.stringify({ accounts: [{ merchants: [{ name: {} }] }] }));
+      const missing = join(dir, "missing.json");
+      for (const [file, why] of [
+        [broken, /not valid JSON/],
+        [named, /accounts\.0.*name/],
+        [missing, /cannot read/],
+      ] as const) {
+        const { code, err } = await runCli(["--port", "0", "--seed", file]);
+        expect(code).toBe(2);
+        expect(err).toContain(`--seed ${file}`);
+        expect(err).toMatch(why);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("--public-url names the server in its banner and in every link", async () => {
+    const { out } = await startCli(["--port", "0", "--public-url", "http://localhost:4999"]);
+    expect(out).toMatch(/listening on port \d+; links point to http:\/\/localhost:4999/);
   }, 30_000);
 });

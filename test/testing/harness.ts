@@ -7,7 +7,8 @@ export interface Harness {
   base: string;
 }
 
-export interface Transport {
+/** How a contract test reaches the mock: MSW in process, or the loopback server. */
+export interface MockTransport {
   name: string;
   setup(options?: MockServiceOptions): Promise<Harness>;
 }

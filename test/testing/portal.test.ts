@@ -4,7 +4,8 @@
  * (`test/e2e/portal.e2e.test.ts`) drive the same page in Chromium.
  */
 import { describe, expect, it } from "vitest";
-import type { MockPaymentOption } from "../../src/testing/model/store.js";
+import { createMockService } from "../../src/testing/index.js";
+import type { MockPaymentOption } from "../../src/testing/model/options.js";
 import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../../src/testing/model/types.js";
 import { formatCountdown, formatTokenAmount, networkName } from "../../src/testing/portal/format.js";
 import {
@@ -12,7 +13,7 @@ import {
   type PortalInput,
   renderPortal,
   renderPortalNotFound,
-} from "../../src/testing/portal.js";
+} from "../../src/testing/portal/render.js";
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ASSET = "eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -118,12 +119,12 @@ describe("networkName", () => {
 
 describe("formatCountdown", () => {
   it.each([
-    [15 * 60_000, "15:00"],
-    [61_000, "1:01"],
-    [500, "0:01"],
-    [-5_000, "0:00"],
-    [3_723_000, "1:02:03"],
-  ])("%i ms reads %s", (ms, shown) => {
+    [15 * 60_000, "15 min 00 s"],
+    [61_000, "1 min 01 s"],
+    [500, "1 s"],
+    [-5_000, "0 s"],
+    [3_723_000, "1 h 02 min 03 s"],
+  ])("%i ms reads %s: units named, never like a time of day", (ms, shown) => {
     expect(formatCountdown(ms)).toBe(shown);
   });
 });
@@ -156,7 +157,7 @@ describe("renderPortal: what the buyer reads", () => {
   });
 
   it("counts down to expiry from the mock's clock, only while the payment waits", () => {
-    expect(textOf(render({ now: NOW + 10 * 60_000 }), "expiry-time")).toBe("5:00");
+    expect(textOf(render({ now: NOW + 10 * 60_000 }), "expiry-time")).toBe("5 min 00 s");
     expect(render({ payment: payment({ status: "processing" }) })).toMatch(/id="expiry" hidden/);
   });
 
@@ -217,5 +218,43 @@ describe("renderPortalNotFound", () => {
     const shown = textOf(html, "payment-id") ?? "";
     expect(shown.startsWith("pay_&lt;img src=x onerror=alert(1)&gt;")).toBe(true);
     expect(shown.length).toBeLessThan(200);
+  });
+});
+
+describe("fiat → token at the mock's own rate", () => {
+  async function portalOf(unit: string, value: string) {
+    const mock = createMockService();
+    const res = await mock.fetch(`${mock.baseUrl}/v1/merchant/payment`, {
+      method: "POST",
+      headers: {
+        "Api-Key": mock.keys.test,
+        "Merchant-Id": mock.merchantId,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify({ referenceId: "o", amount: { unit, value } }),
+    });
+    const { paymentId, gatewayUrl } = (await res.json()) as { paymentId: string; gatewayUrl: string };
+    const html = await (await mock.fetch(gatewayUrl)).text();
+    return { html, option: mock.paymentOptions(paymentId)[0]! };
+  }
+
+  it("1000 JPY is a few USDC, not 1,000.00 USDC, and the page says whose rate it is", async () => {
+    const { html, option } = await portalOf("iso4217/JPY", "1000");
+    expect(option.amount.value).toBe("6700000");
+    expect(html).toContain("6.70 USDC on Base Sepolia");
+    expect(html).not.toContain("1,000.00 USDC");
+    expect(textOf(html, "rate")).toBe(
+      "Token amounts at the mock&#39;s own fixed rate 1 JPY = 0.0067 USD, with 1 token = 1 USD (not a market price).",
+    );
+  });
+
+  it("USD stays 1:1; a currency without a rate says so", async () => {
+    const usd = await portalOf("iso4217/USD", "1999");
+    expect(usd.html).toContain("19.99 USDC on Base Sepolia");
+    expect(textOf(usd.html, "rate")).toContain("not a market price");
+    const xof = await portalOf("iso4217/XOF", "500");
+    expect(textOf(xof.html, "rate")).toBe(
+      "The mock has no rate for XOF: token amounts take 1 XOF = 1 USD (not a market price).",
+    );
   });
 });

@@ -12,6 +12,7 @@ import {
   type CheckoutWithRedirectsInput,
   type CreateCheckoutInput,
   type CreateCheckoutResponse,
+  type CreateCryptoSettlementsResponse,
   type CreatedMerchant,
   type CreateMerchantInput,
   type CreatePaymentResponse,
@@ -29,6 +30,7 @@ import {
   type PaymentInfo,
   type PaymentStatusResult,
   type SettlementsList,
+  type UpdateCryptoSettlementResponse,
   unknownField,
   type WithRequestId,
 } from "../../src/index.js";
@@ -103,8 +105,12 @@ describe("undocumented shapes are JSON", () => {
   it("merchant list items and the settlement write answers", () => {
     expectTypeOf<ListMerchantsResponse["data"]>().toEqualTypeOf<MerchantListItem[]>();
     expectTypeOf<MerchantListItem[string]>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<JsonValue>();
-    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<JsonValue>();
+    expectTypeOf<z.output<typeof createCryptoSettlementsResponseSchema>>().toEqualTypeOf<
+      CreateCryptoSettlementsResponse | undefined
+    >();
+    expectTypeOf<z.output<typeof updateCryptoSettlementResponseSchema>>().toEqualTypeOf<
+      UpdateCryptoSettlementResponse | undefined
+    >();
   });
 });
 

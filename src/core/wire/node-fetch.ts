@@ -1,6 +1,7 @@
 /**
  * The default wire under ky: a `fetch` over `node:http` and `node:https` with keep-alive connections, at most
- * `maxSockets` per origin (global `fetch` has no limit: thousands of concurrent polls opened one socket each).
+ * `maxSockets` per origin for a client and every client its `withOptions()` made (global `fetch` has no limit:
+ * thousands of concurrent polls opened one socket each).
  * `http.ts` loads this module with the first request, so importing the SDK never loads `node:http`.
  *
  * It behaves as fetch does where the SDK relies on it: content encodings (gzip, deflate, br) are decoded, a 3xx comes
@@ -14,24 +15,32 @@ import http, { type Agent, type IncomingMessage } from "node:http";
 import https from "node:https";
 import { pipeline, type Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
-import { WireFailure } from "./failure.js";
+import { MAX_CONTENT_CODINGS, WireFailure } from "./failure.js";
+import { createSocketPool, type SocketPool } from "./pool.js";
 import { plainHeaders, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
-export interface NodeFetchOptions {
-  /** Connections per origin; more requests wait for a free one. */
-  maxSockets: number;
-  /** The largest body read, in bytes after decoding. */
-  maxResponseBytes: number;
+/** The agents of each pool, made when the first client of its family sends. */
+const agentsOfPool = new WeakMap<SocketPool, { http: Agent; https: Agent }>();
+
+function agentsOf(pool: SocketPool): { http: Agent; https: Agent } {
+  let agents = agentsOfPool.get(pool);
+  if (agents === undefined) {
+    const agentOptions = { keepAlive: true, maxSockets: pool.maxSockets };
+    agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+    agentsOfPool.set(pool, agents);
+  }
+  return agents;
 }
 
-/** Creates the fetch of one client: its own agents, so `maxSockets` holds per client and origin. */
+/** A family's pool, or (the bench's adapter on its own) a `maxSockets` for a pool of its own. */
+export type NodeFetchOptions = { maxResponseBytes: number } & ({ pool: SocketPool } | { maxSockets: number });
+
+/** Creates the fetch of one client, on its family's agents: `maxSockets` holds per family and origin. */
 export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
   // Default imports, read at call time: test tools (MSW) patch `request` on the module objects.
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets };
-  const httpAgent = new http.Agent(agentOptions);
-  const httpsAgent = new https.Agent(agentOptions);
-  const agentFor = (protocol: string): Agent => (protocol === "https:" ? httpsAgent : httpAgent);
+  const agents = agentsOf("pool" in options ? options.pool : createSocketPool(options.maxSockets));
+  const agentFor = (protocol: string): Agent => (protocol === "https:" ? agents.https : agents.http);
 
   return async (input, init) => {
     const request = requestOf(input, init);
@@ -75,8 +84,13 @@ function exchange(
       });
     const onAbort = () => fail(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    outgoing.on("error", (cause) => fail(new WireFailure("network", { cause })));
+    // Once the status arrived, a reset is the body's failure: the service answered (see readBody).
+    let status: number | undefined;
+    outgoing.on("error", (cause) =>
+      fail(new WireFailure(status === undefined ? "network" : "unreadable", { cause, status })),
+    );
     outgoing.on("response", (incoming) => {
+      status = incoming.statusCode ?? 0;
       readBody(incoming, request.method, limit).then(
         (text) => settle(() => resolveWith(resolve, reject, incoming, text)),
         fail,
@@ -99,7 +113,13 @@ function outgoingHeaders(headers: Headers, body: string | undefined): Record<str
  * is kept: the Response built from the text drops it when read, as fetch's does.
  */
 function readBody(incoming: IncomingMessage, method: string, limit: number): Promise<string> {
-  const source = hasNoBody(method, incoming.statusCode ?? 0) ? incoming : decoded(incoming);
+  let source: Readable;
+  try {
+    source = hasNoBody(method, incoming.statusCode ?? 0) ? incoming : decoded(incoming);
+  } catch (error) {
+    incoming.destroy();
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -114,22 +134,31 @@ function readBody(incoming: IncomingMessage, method: string, limit: number): Pro
     });
     source.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
     // A body cut off (the socket closed before its end) or a corrupt encoding: the answer never arrived whole.
-    source.on("error", (cause) => reject(new WireFailure("network", { cause })));
+    // The status arrived: the service answered, so this is never "could not reach the service".
+    const status = incoming.statusCode ?? 0;
+    source.on("error", (cause) => reject(new WireFailure("unreadable", { cause, status })));
     incoming.on("close", () => {
-      if (!incoming.complete) reject(new WireFailure("network", { cause: "the body was cut off" }));
+      if (!incoming.complete)
+        reject(new WireFailure("unreadable", { cause: "the body was cut off", status }));
     });
   });
 }
 
 /**
  * The body stream decoded as fetch decodes it: `Content-Encoding` lists codings in the order they were applied, so
- * they are undone last first; an unknown coding leaves the body as it came.
+ * they are undone last first; an unknown coding leaves the body as it came. More than {@link MAX_CONTENT_CODINGS}
+ * is refused before anything is inflated (2,500 × gzip cost 41 s of CPU per call).
  */
 function decoded(incoming: IncomingMessage): Readable {
   const header = incoming.headers["content-encoding"];
   if (!header) return incoming;
+  const codings = header.toLowerCase().split(",");
+  if (codings.length > MAX_CONTENT_CODINGS) {
+    const cause = `more than ${MAX_CONTENT_CODINGS} content codings`;
+    throw new WireFailure("unreadable", { cause, status: incoming.statusCode ?? 0 });
+  }
   const decoders: Transform[] = [];
-  for (const coding of header.toLowerCase().split(",").reverse()) {
+  for (const coding of codings.reverse()) {
     const decoder = decoderOf(coding.trim());
     if (decoder === null) return incoming;
     if (decoder !== undefined) decoders.push(decoder);

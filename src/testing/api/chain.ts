@@ -1,22 +1,21 @@
 /**
- * The chain every `/v1` route passes through, in order: version header → credentials → rate limit →
- * body → `Merchant-Id` → idempotency. Each step reads the request, fills the context or throws a
- * {@link MockServiceError}; the idempotency step may answer a replay instead.
+ * What every `/v1` route passes through before its handler, in order: version header → credentials → rate limit →
+ * body → `Merchant-Id` → idempotency. Each step returns what it found (or throws a {@link MockServiceError}); the
+ * context a handler gets is built from their results at once. The idempotency step may answer a replay instead.
  *
  * @module
  */
 
 import { API_VERSION_RE } from "../../validate/rules.js";
-import type { RawRequest, RawResponse } from "../http.js";
+import { type RawRequest, type RawResponse, readJsonBody } from "../http.js";
+import type { Credential } from "../model/accounts.js";
 import { MockServiceError } from "../model/errors.js";
 import { canonicalJson } from "../model/json.js";
-import type { MockModel } from "../model/store.js";
-import type { MockMerchantRecord, MockMode } from "../model/types.js";
+import type { MockModel } from "../model/state.js";
+import type { MockMerchantRecord } from "../model/types.js";
 
 /** Settings of the API layer (resolved service options). */
 export interface ApiConfig {
-  /** Current base URL (for `paymentLink` / `gatewayUrl`). */
-  baseUrl: () => string;
   /** Service key prefix. */
   keyPrefix: string;
   /** Name of the version header. */
@@ -43,36 +42,35 @@ export interface ApiRouteRules {
   readonly idempotency: IdempotencyUse;
 }
 
+/** The authenticated caller: its account and mode, and the credential that called (the rate-limit key). */
+export interface Caller extends Credential {
+  /** `key:<api key>` or `app:<app id>`. */
+  credential: string;
+}
+
 /** What a route's handler receives. */
 export interface ApiContext {
   /** The model. */
-  model: MockModel;
+  readonly model: MockModel;
   /** The API settings. */
-  config: ApiConfig;
+  readonly config: ApiConfig;
   /** The request. */
-  req: RawRequest;
+  readonly req: RawRequest;
+  /** Where `paymentLink` and `gatewayUrl` point. */
+  readonly linkBase: string;
   /** Decoded path parameters. */
-  params: Record<string, string>;
-  /** The caller's account. */
-  accountId: string;
-  /** The caller's mode. */
-  mode: MockMode;
-  /** Which credential called (the rate-limit key). */
-  credential: string;
+  readonly params: Record<string, string>;
+  /** Who called. */
+  readonly caller: Caller;
   /** The parsed JSON body, or undefined. */
-  body: unknown;
+  readonly body: unknown;
   /** The merchant named by `Merchant-Id` (routes of scope `merchant`). */
-  merchant: MockMerchantRecord | undefined;
-  /** Where the answer is kept for replays, when the request carries an idempotency key. */
-  idempotency: { scope: string; fingerprint: string } | undefined;
+  readonly merchant: MockMerchantRecord | undefined;
 }
 
-/** A step of the chain: fills the context, throws, or answers (a replay). */
-type Step = (context: ApiContext, rules: ApiRouteRules) => RawResponse | undefined;
-
-function checkVersion({ config, req }: ApiContext): undefined {
+function checkVersion(config: ApiConfig, req: RawRequest): void {
   const version = req.header(config.versionHeader.toLowerCase());
-  if (version === undefined || API_VERSION_RE.test(version)) return undefined;
+  if (version === undefined || API_VERSION_RE.test(version)) return;
   throw new MockServiceError(
     400,
     "invalid_api_version",
@@ -81,14 +79,13 @@ function checkVersion({ config, req }: ApiContext): undefined {
   );
 }
 
-function authenticate(context: ApiContext): undefined {
-  const { model, req } = context;
+/** The caller named by the request's credentials (401 otherwise). */
+export function authenticate(model: MockModel, req: RawRequest): Caller {
   const apiKey = req.header("api-key");
   if (apiKey !== undefined && apiKey !== "") {
-    const cred = model.credentialForKey(apiKey);
-    if (!cred) throw new MockServiceError(401, "invalid_api_key", "The API key is not valid.");
-    Object.assign(context, { accountId: cred.accountId, mode: cred.mode, credential: `key:${apiKey}` });
-    return undefined;
+    const owner = model.accounts.byApiKey(apiKey);
+    if (!owner) throw new MockServiceError(401, "invalid_api_key", "The API key is not valid.");
+    return { ...owner, credential: `key:${apiKey}` };
   }
   const appId = req.header("app-id");
   if (appId === undefined || appId === "") {
@@ -104,59 +101,28 @@ function authenticate(context: ApiContext): undefined {
       header: "Client-Id",
     });
   }
-  const app = model.appIds.get(appId);
-  if (!app || app.clientId !== clientId) {
-    throw new MockServiceError(401, "invalid_api_key", "The App-Id / Client-Id pair is not valid.");
-  }
-  Object.assign(context, { accountId: app.accountId, mode: app.mode, credential: `app:${appId}` });
-  return undefined;
+  const owner = model.accounts.byApp(appId, clientId);
+  if (!owner) throw new MockServiceError(401, "invalid_api_key", "The App-Id / Client-Id pair is not valid.");
+  return { ...owner, credential: `app:${appId}` };
 }
 
-function rateLimit({ model, config, credential }: ApiContext): undefined {
+function rateLimit(model: MockModel, config: ApiConfig, caller: Caller): void {
   const rl = config.rateLimit;
-  if (!rl) return undefined;
-  const now = model.now();
-  let w = model.rateWindows.get(credential);
-  if (!w || now >= w.start + rl.windowMs) {
-    w = { start: now, count: 0 };
-    model.rateWindows.set(credential, w);
-  }
-  w.count++;
-  if (w.count <= rl.limit) return undefined;
-  const retryAfterSeconds = Math.max(1, Math.ceil((w.start + rl.windowMs - now) / 1000));
+  if (!rl) return;
+  const retryAfterSeconds = model.rateWindows.hit(caller.credential, model.now(), rl.limit, rl.windowMs);
+  if (retryAfterSeconds === null) return;
   throw new MockServiceError(429, "rate_limited", "Too many requests for this API key; retry later.", {
     retryAfterSeconds,
   });
 }
 
-function readBody(context: ApiContext): undefined {
-  const { req } = context;
-  if (req.body === "" || req.method === "GET") return undefined;
-  const type = req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new MockServiceError(
-      415,
-      "unsupported_media_type",
-      "Request bodies must be JSON (Content-Type: application/json).",
-    );
-  }
-  try {
-    context.body = JSON.parse(req.body) as unknown;
-  } catch (err) {
-    throw new MockServiceError(400, "invalid_json", "The request body is not valid JSON.", {
-      error: err instanceof Error ? err.message : String(err),
-    });
-  }
-  return undefined;
-}
-
 /** The merchant `id` as the caller may see it: 404 when unknown or in the other mode, 403 for another account's. */
-export function resolveMerchant(context: ApiContext, id: string): MockMerchantRecord {
-  const m = context.model.merchants.get(id);
-  if (!m || (m.accountId === context.accountId && m.mode !== context.mode)) {
+export function resolveMerchant(model: MockModel, caller: Caller, id: string): MockMerchantRecord {
+  const m = model.merchants.find(id);
+  if (!m || (m.accountId === caller.accountId && m.mode !== caller.mode)) {
     throw new MockServiceError(404, "not_found", `No such merchant: ${id}.`, { merchantId: id });
   }
-  if (m.accountId !== context.accountId) {
+  if (m.accountId !== caller.accountId) {
     throw new MockServiceError(
       403,
       "forbidden",
@@ -166,27 +132,38 @@ export function resolveMerchant(context: ApiContext, id: string): MockMerchantRe
   return m;
 }
 
-function merchantHeader(context: ApiContext, rules: ApiRouteRules): undefined {
+function merchantOf(model: MockModel, req: RawRequest, caller: Caller, rules: ApiRouteRules) {
   if (rules.scope !== "merchant") return undefined;
-  const merchantId = context.req.header("merchant-id");
+  const merchantId = req.header("merchant-id");
   if (!merchantId) {
     throw new MockServiceError(
       400,
       "missing_merchant_id",
       "The Merchant-Id header is required for payment operations.",
-      { header: "Merchant-Id" },
+      {
+        header: "Merchant-Id",
+      },
     );
   }
-  context.merchant = resolveMerchant(context, merchantId);
-  return undefined;
+  return resolveMerchant(model, caller, merchantId);
 }
 
-// Records are kept per account + mode + method + path + key. A replay with the same body (and Merchant-Id)
-// returns the original status and body with `Idempotent-Replayed: true`; the same key with a different body
-// is answered 422 `idempotency_key_reused` (Stripe's choice). Only 2xx answers are stored: an error had no
-// effect, so a retry runs the operation again.
-function idempotency(context: ApiContext, rules: ApiRouteRules): RawResponse | undefined {
-  const { req, model } = context;
+/** Where an answer is kept for replays: the scope and the fingerprint of the first request. */
+interface ReplaySlot {
+  scope: string;
+  fingerprint: string;
+}
+
+// Records are kept per account + mode + method + path + key. A replay with the same body (and Merchant-Id) returns
+// the original status and body with `Idempotent-Replayed: true`; the same key with a different body is answered 422
+// `idempotency_key_reused` (Stripe's choice). Only 2xx answers are stored: an error had no effect, so a retry runs
+// the operation again.
+function replaySlot(
+  req: RawRequest,
+  caller: Caller,
+  body: unknown,
+  rules: ApiRouteRules,
+): ReplaySlot | undefined {
   const key = req.header("idempotency-key");
   if (rules.idempotency === "required" && (key === undefined || key === "")) {
     throw new MockServiceError(
@@ -200,17 +177,21 @@ function idempotency(context: ApiContext, rules: ApiRouteRules): RawResponse | u
   if (key.trim() === "" || key.length > 255) {
     throw new MockServiceError(400, "invalid_idempotency_key", "Idempotency-Key must be 1..255 characters.");
   }
-  const scope = `${context.accountId}|${context.mode}|${req.method} ${req.url.pathname}|${key}`;
-  const fingerprint = `${req.header("merchant-id") ?? ""}|${canonicalJson(context.body)}`;
-  context.idempotency = { scope, fingerprint };
-  const existing = model.idempotency.get(scope);
+  return {
+    scope: `${caller.accountId}|${caller.mode}|${req.method} ${req.url.pathname}|${key}`,
+    fingerprint: `${req.header("merchant-id") ?? ""}|${canonicalJson(body)}`,
+  };
+}
+
+function replay(model: MockModel, slot: ReplaySlot, req: RawRequest): RawResponse | undefined {
+  const existing = model.replays.find(slot.scope);
   if (!existing) return undefined;
-  if (existing.fingerprint !== fingerprint) {
+  if (existing.fingerprint !== slot.fingerprint) {
     throw new MockServiceError(
       422,
       "idempotency_key_reused",
       "This Idempotency-Key was already used with a different request body.",
-      { idempotencyKey: key },
+      { idempotencyKey: req.header("idempotency-key") },
     );
   }
   return {
@@ -220,19 +201,44 @@ function idempotency(context: ApiContext, rules: ApiRouteRules): RawResponse | u
   };
 }
 
-/** The chain, in order. */
-export const API_CHAIN: readonly Step[] = [
-  checkVersion,
-  authenticate,
-  rateLimit,
-  readBody,
-  merchantHeader,
-  idempotency,
-];
+const API_BODY = {
+  suffixJson: true,
+  typeEvenWhenEmpty: false,
+  unsupported: "Request bodies must be JSON (Content-Type: application/json).",
+};
 
-/** Keeps a 2xx answer for replays of the same idempotency key. */
-export function rememberAnswer(context: ApiContext, res: RawResponse): void {
-  if (context.idempotency === undefined || res.status < 200 || res.status >= 300) return;
-  const { scope, fingerprint } = context.idempotency;
-  context.model.idempotency.set(scope, { fingerprint, status: res.status, body: res.body });
+/** What the chain needs of a request. */
+export interface ChainInput {
+  /** The model. */
+  model: MockModel;
+  /** The API settings. */
+  config: ApiConfig;
+  /** The request. */
+  req: RawRequest;
+  /** Where links point. */
+  linkBase: string;
+  /** Decoded path parameters. */
+  params: Record<string, string>;
+}
+
+/** Runs the chain, then `handle` with the context it built; a 2xx answer is kept for replays of its key. */
+export function runChain(
+  input: ChainInput,
+  rules: ApiRouteRules,
+  handle: (c: ApiContext) => RawResponse,
+): RawResponse {
+  const { model, config, req } = input;
+  checkVersion(config, req);
+  const caller = authenticate(model, req);
+  rateLimit(model, config, caller);
+  const body = readJsonBody(req, API_BODY);
+  const merchant = merchantOf(model, req, caller, rules);
+  const slot = replaySlot(req, caller, body, rules);
+  const replayed = slot && replay(model, slot, req);
+  if (replayed) return replayed;
+  const res = handle({ ...input, caller, body, merchant });
+  if (slot && res.status >= 200 && res.status < 300) {
+    model.replays.remember(slot.scope, { fingerprint: slot.fingerprint, status: res.status, body: res.body });
+  }
+  return res;
 }

@@ -9,34 +9,33 @@ import { isEmail } from "../../validate/rules.js";
 import { json, type RawResponse } from "../http.js";
 import { MockServiceError } from "../model/errors.js";
 import { isObject } from "../model/json.js";
-import { buyerFromData } from "../model/store.js";
+import { buyerFromData } from "../model/payments.js";
 import type { MockMerchantRecord, MockPaymentRecord } from "../model/types.js";
 import { checkRequestedAmount } from "../model/validation.js";
 import { type ApiContext, resolveMerchant } from "./chain.js";
 import {
   bad,
-  merchantWire,
+  merchantBody,
   portalUrl,
   requireObjectBody,
   requireString,
-  settlementsWire,
-  statusWire,
-} from "./wire.js";
+  settlementsBody,
+  statusBody,
+} from "./shapes.js";
 
 function resolvePayment(context: ApiContext, id: string, merchant?: MockMerchantRecord): MockPaymentRecord {
-  const { model } = context;
-  const p = model.payments.get(id);
+  const { model, caller } = context;
+  const p = model.payments.find(id);
   const notFound = new MockServiceError(404, "not_found", `No such payment: ${id}.`, { paymentId: id });
   if (!p) throw notFound;
-  if (p.accountId !== context.accountId) {
+  if (p.accountId !== caller.accountId) {
     throw new MockServiceError(
       403,
       "forbidden",
       "This API key has no permission for that payment's account.",
     );
   }
-  if (p.mode !== context.mode || (merchant && p.merchantId !== merchant.id)) throw notFound;
-  model.refresh(p);
+  if (p.mode !== caller.mode || (merchant && p.merchantId !== merchant.id)) throw notFound;
   return p;
 }
 
@@ -52,12 +51,8 @@ function paymentInput(merchant: MockMerchantRecord, body: Record<string, unknown
 }
 
 /** `GET /v1/merchants` */
-export function listMerchants({ model, accountId, mode }: ApiContext): RawResponse {
-  const data: Record<string, unknown>[] = [];
-  for (const m of model.merchants.values()) {
-    if (m.accountId === accountId && m.mode === mode) data.push(merchantWire(m));
-  }
-  return json(200, { data });
+export function listMerchants({ model, caller }: ApiContext): RawResponse {
+  return json(200, { data: model.merchants.of(caller.accountId, caller.mode).map(merchantBody) });
 }
 
 /** `POST /v1/merchants` */
@@ -66,24 +61,29 @@ export function createMerchant(context: ApiContext): RawResponse {
   const name = requireString(body, "merchantName");
   const email = requireString(body, "merchantEmail");
   if (!isEmail(email)) throw bad("merchantEmail must be an e-mail address.", "merchantEmail");
-  const m = context.model.createMerchant(context.accountId, context.mode, { name, email });
+  const m = context.model.merchants.create(context.caller.accountId, context.caller.mode, { name, email });
   const createdAt = new Date(m.createdAt).toISOString();
   return json(201, { merchant: { id: m.id, name: m.name, email: m.email, status: m.status, createdAt } });
 }
 
 /** `GET /v1/merchants/:merchantId` */
 export function getMerchant(context: ApiContext): RawResponse {
-  return json(200, { merchant: merchantWire(resolveMerchant(context, context.params.merchantId!)) });
+  return json(200, {
+    merchant: merchantBody(resolveMerchant(context.model, context.caller, context.params.merchantId!)),
+  });
 }
 
 /** `GET /v1/merchants/:merchantId/settlements` */
 export function listSettlements(context: ApiContext): RawResponse {
-  return json(200, settlementsWire(resolveMerchant(context, context.params.merchantId!)));
+  return json(
+    200,
+    settlementsBody(resolveMerchant(context.model, context.caller, context.params.merchantId!)),
+  );
 }
 
 /** `POST /v1/merchants/:merchantId/settlements/crypto` */
 export function createCrypto(context: ApiContext): RawResponse {
-  const m = resolveMerchant(context, context.params.merchantId!);
+  const m = resolveMerchant(context.model, context.caller, context.params.merchantId!);
   const list = requireObjectBody(context.body).settlements;
   if (!Array.isArray(list) || list.length === 0) {
     throw bad("settlements must be a non-empty array of { asset, destination }.", "settlements");
@@ -92,16 +92,16 @@ export function createCrypto(context: ApiContext): RawResponse {
     if (!isObject(item)) throw bad(`settlements.${i} must be an object.`, `settlements.${i}`);
     return { asset: item.asset, destination: item.destination };
   });
-  const created = context.model.addCryptoSettlements(m, items);
+  const created = context.model.merchants.addCrypto(m, items);
   return json(201, { crypto: created.map((c) => ({ ...c })) });
 }
 
 /** `PUT /v1/merchants/:merchantId/settlements/crypto/:settlementId` */
 export function updateCrypto(context: ApiContext): RawResponse {
-  const m = resolveMerchant(context, context.params.merchantId!);
+  const m = resolveMerchant(context.model, context.caller, context.params.merchantId!);
   const body = requireObjectBody(context.body);
   if (body.destination === undefined) throw bad("destination is required.", "destination");
-  const s = context.model.updateCryptoSettlement(m, context.params.settlementId!, body.destination);
+  const s = context.model.merchants.updateCrypto(m, context.params.settlementId!, body.destination);
   return json(200, { ...s });
 }
 
@@ -109,10 +109,10 @@ export function updateCrypto(context: ApiContext): RawResponse {
 export function createPayment(context: ApiContext): RawResponse {
   const merchant = context.merchant!;
   const input = paymentInput(merchant, requireObjectBody(context.body));
-  const p = context.model.createPayment({ merchant, ...input, flow: "direct", checkout: null });
+  const p = context.model.payments.create({ merchant, ...input, flow: "direct", checkout: null });
   return json(201, {
     id: p.id,
-    paymentLink: portalUrl(context.config.baseUrl(), p.id),
+    paymentLink: portalUrl(context.linkBase, p.id),
     status: p.status,
     referenceId: p.referenceId,
     amount: { ...p.amount },
@@ -129,20 +129,25 @@ export function createCheckout(context: ApiContext): RawResponse {
   if (checkout !== undefined && checkout !== null && !isObject(checkout)) {
     throw bad("checkout must be an object with successUrl and errorUrl.", "checkout");
   }
-  const p = context.model.createPayment({ merchant, ...input, flow: "checkout", checkout: checkout ?? null });
-  return json(201, { paymentId: p.id, gatewayUrl: portalUrl(context.config.baseUrl(), p.id) });
+  const p = context.model.payments.create({
+    merchant,
+    ...input,
+    flow: "checkout",
+    checkout: checkout ?? null,
+  });
+  return json(201, { paymentId: p.id, gatewayUrl: portalUrl(context.linkBase, p.id) });
 }
 
 /** `GET /v1/payments/:paymentId/status` and `GET /v1/merchant/payment/:paymentId/status` */
 export function paymentStatus(context: ApiContext): RawResponse {
   const p = resolvePayment(context, context.params.paymentId!, context.merchant);
-  return json(200, statusWire(p, context.config.pollInMs));
+  return json(200, statusBody(p, context.config.pollInMs));
 }
 
 /** `POST /v1/payments/:paymentId/cancel` */
 export function cancelPayment(context: ApiContext): RawResponse {
   const { model } = context;
-  const p = model.transition(
+  const p = model.payments.transition(
     resolvePayment(context, context.params.paymentId!, context.merchant),
     "cancelled",
   );
@@ -163,7 +168,6 @@ export function gatewayFetch(context: ApiContext): RawResponse {
     throw bad("optionId must be a string.", "optionId");
   }
   const buyer = buyerFromData(body.data);
-  if (buyer instanceof MockServiceError) throw buyer;
-  const action = context.model.buildAction(p, optionId ?? undefined, buyer);
+  const action = context.model.payments.action(p, optionId ?? undefined, buyer);
   return json(200, { actions: [action] });
 }

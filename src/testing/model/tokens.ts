@@ -1,11 +1,12 @@
 /**
  * The small token table of the mock (decimals and EIP-712 domain name/version), and the conversion of
- * a requested fiat amount into token smallest units. The mock pegs one major fiat unit to one token.
+ * a requested fiat amount into token smallest units at the mock's own fixed rates (every token is taken as worth
+ * one US dollar). The rates are the mock's, chosen so that amounts look plausible: never a market price.
  *
  * @module
  */
 
-import { currencyDigits } from "./validation.js";
+import { currencyDigits } from "../../money.js";
 
 /** What the mock knows about a token. */
 export interface MockTokenInfo {
@@ -85,11 +86,47 @@ export function tokenFor(asset: string, extra?: Readonly<Record<string, MockToke
   return DEFAULT_TOKENS[key] ?? UNKNOWN_TOKEN;
 }
 
-/** Converts a fiat amount in minor units into token smallest units (1 major unit = 1 token; rounds up). */
+/**
+ * The mock's own fixed rates: US dollars (micro-dollars, to stay in integers) per major unit of a currency. Not a
+ * market price: the mock only needs 1000 JPY to read as a few dollars, not as 1,000 dollars. A currency missing here
+ * is taken at one dollar per unit (the portal says so).
+ */
+export const MOCK_USD_RATES: Readonly<Record<string, bigint>> = {
+  USD: 1_000_000n,
+  EUR: 1_100_000n,
+  GBP: 1_250_000n,
+  CHF: 1_100_000n,
+  CAD: 730_000n,
+  AUD: 650_000n,
+  NZD: 600_000n,
+  SGD: 740_000n,
+  HKD: 128_000n,
+  CNY: 140_000n,
+  JPY: 6_700n,
+  KRW: 730n,
+  INR: 12_000n,
+  BRL: 180_000n,
+  MXN: 55_000n,
+  SEK: 95_000n,
+  NOK: 93_000n,
+  DKK: 147_000n,
+  PLN: 250_000n,
+  KWD: 3_250_000n,
+  BHD: 2_650_000n,
+};
+
+const MICRO = 1_000_000n;
+
+/** The mock's rate of a currency (micro-dollars per major unit) and whether it is in the table. */
+export function mockUsdRate(currency: string): { micro: bigint; known: boolean } {
+  const micro = MOCK_USD_RATES[currency];
+  return micro === undefined ? { micro: MICRO, known: false } : { micro, known: true };
+}
+
+/** Converts a fiat amount in minor units into token smallest units at the mock's rate (rounds up). */
 export function toTokenUnits(minor: string, currency: string, tokenDecimals: number): bigint {
   const digits = currencyDigits(currency);
-  const v = BigInt(minor);
-  if (tokenDecimals >= digits) return v * 10n ** BigInt(tokenDecimals - digits);
-  const div = 10n ** BigInt(digits - tokenDecimals);
-  return (v + div - 1n) / div;
+  const numerator = BigInt(minor) * mockUsdRate(currency).micro * 10n ** BigInt(tokenDecimals);
+  const denominator = 10n ** BigInt(digits) * MICRO;
+  return (numerator + denominator - 1n) / denominator;
 }

@@ -28,7 +28,7 @@ export interface MockAmount {
   value: string;
 }
 
-/** A crypto settlement destination (the wire shape). */
+/** A crypto settlement destination (as the service answers it). */
 export interface MockCryptoSettlement {
   /** `crypto_…` */
   id: string;
@@ -38,7 +38,7 @@ export interface MockCryptoSettlement {
   destination: string;
 }
 
-/** A fiat settlement configuration (the wire shape; only created by seeding). */
+/** A fiat settlement configuration (as the service answers it; only created by seeding). */
 export interface MockFiatSettlement {
   /** `fiat_…` */
   id: string;

@@ -5,8 +5,8 @@
  * @module
  */
 
+import { currencyDigits } from "../../money.js";
 import {
-  CURRENCY_DIGITS,
   caip10Problem,
   caip19Problem,
   EVM_ADDRESS_RE,
@@ -69,11 +69,6 @@ export function isEvmAddress(value: string): boolean {
   return EVM_ADDRESS_RE.test(value);
 }
 
-/** Number of minor-unit digits of an ISO 4217 currency (2 unless known otherwise): the SDK's table. */
-export function currencyDigits(code: string): number {
-  return CURRENCY_DIGITS[code] ?? 2;
-}
-
 /** Checks a requested amount; returns the currency code or an error message. */
 export function checkRequestedAmount(value: unknown): { currency: string; value: string } | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "must be an object";
@@ -96,9 +91,34 @@ export function formatAmount(value: string, currency: string): string {
   return `${major}.${padded.slice(-digits)} ${currency}`;
 }
 
-/** True when `url` may be used as a redirect target (HTTPS, or HTTP loopback when allowed): the SDK's rule. */
-export function isRedirectUrl(url: unknown, allowLoopback: boolean): url is string {
-  return typeof url === "string" && isHttpsUrl(url, allowLoopback);
+/** Which plain-http redirect URLs a payment accepts besides https. */
+export interface RedirectRule {
+  /** `http://` to a loopback host (localhost, 127.0.0.0/8, [::1]). */
+  allowLoopback: boolean;
+  /** `http://` to any host, for test-mode payments only: the SDK's `allowInsecureHttp` with a test key. */
+  allowInsecureHttp: boolean;
+  /** The payment's mode. */
+  mode?: "test" | "live";
+}
+
+/**
+ * True when `url` may be used as a redirect target: https; http to a loopback host when allowed; http to any host
+ * for a test-mode payment under `allowInsecureHttp` (the SDK sends such URLs only with a test key), never in live mode.
+ */
+export function isRedirectUrl(url: unknown, rule: RedirectRule): url is string {
+  if (typeof url !== "string") return false;
+  if (isHttpsUrl(url, rule.allowLoopback)) return true;
+  return rule.allowInsecureHttp && rule.mode === "test" && isPlainHttpUrl(url);
+}
+
+function isPlainHttpUrl(value: string): boolean {
+  if (value !== value.trim()) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" && url.hostname.length > 0 && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
 }
 
 /** Appends `payment_id=<id>` to a redirect URL (with `&` when it already has a query; keeps the fragment). */

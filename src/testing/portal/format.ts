@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { MockPaymentOption } from "../model/store.js";
+import type { MockPaymentOption } from "../model/options.js";
+import { mockUsdRate } from "../model/tokens.js";
 import type { PaymentStatus } from "../model/types.js";
 
 /** Fraction digits a token amount keeps even when they are zeros (`42.50 USDC`, not `42.5 USDC`). */
@@ -104,16 +105,34 @@ export const STATUS_VIEWS: Readonly<Record<PaymentStatus, StatusView>> = {
 /** What the page adds under the status message when there is no way back to the shop (redirects off). */
 export const CLOSE_PAGE_HINT = "You can close this page.";
 
-/** True for the statuses a payment never leaves. */
-export function isFinalStatus(status: PaymentStatus): boolean {
-  return status === "succeeded" || status === "failed" || status === "expired" || status === "cancelled";
-}
-
-/** `14:59` or `1:02:03`: the time left before expiry, never negative. */
+/**
+ * The time left before expiry in words, never negative: `14 min 59 s`, `1 h 02 min 03 s`, `9 s`. Units are named so
+ * that it never reads as a time of day (`14:59`).
+ */
 export function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  const s = total % 60;
+  const two = (n: number): string => String(n).padStart(2, "0");
+  if (h > 0) return `${h} h ${two(m)} min ${two(s)} s`;
+  return m > 0 ? `${m} min ${two(s)} s` : `${s} s`;
+}
+
+/** Plain micro-dollars as a short decimal: `6700n` → `0.0067`. */
+function microToDecimal(micro: bigint): string {
+  const whole = micro / 1_000_000n;
+  const fraction = (micro % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+}
+
+/** What the page says of the conversion: the mock's own fixed rate, never a market price. */
+export function rateNote(currency: string): string {
+  const { micro, known } = mockUsdRate(currency);
+  if (currency === "USD")
+    return "Token amounts at the mock's fixed rate of 1 token = 1 USD (not a market price).";
+  const rate = `1 ${currency} = ${microToDecimal(micro)} USD`;
+  return known
+    ? `Token amounts at the mock's own fixed rate ${rate}, with 1 token = 1 USD (not a market price).`
+    : `The mock has no rate for ${currency}: token amounts take ${rate} (not a market price).`;
 }

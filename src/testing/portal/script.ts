@@ -3,7 +3,7 @@
  * - pays or fails through the mock's simulate control endpoint (the test wallet buttons);
  * - polls the payment while it is not final, so a payment completed, cancelled or expired elsewhere
  *   shows here (one request a second, stopped once the payment is final);
- * - counts down to expiry;
+ * - counts down to expiry, in named units (`14 min 51 s`: never read as a time of day);
  * - once final, counts down 3 seconds and redirects to `<successUrl|errorUrl>?payment_id=…` when
  *   redirects are on (the spec's redirect), else tells the buyer they may close the page.
  *
@@ -26,8 +26,9 @@ var expiresAt=d.expiresInMs===null?null:Date.now()+d.expiresInMs;
 
 function clock(ms){
   var t=Math.max(0,Math.ceil(ms/1000)),h=Math.floor(t/3600),m=Math.floor(t%3600/60),s=t%60;
-  var ss=(s<10?"0":"")+s;
-  return h>0?h+":"+(m<10?"0":"")+m+":"+ss:m+":"+ss;
+  function two(n){return (n<10?"0":"")+n;}
+  if(h>0)return h+" h "+two(m)+" min "+two(s)+" s";
+  return m>0?m+" min "+two(s)+" s":s+" s";
 }
 function show(status){
   var v=d.views[status];

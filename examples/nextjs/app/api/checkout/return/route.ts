@@ -20,7 +20,7 @@ export const dynamic = "force-dynamic";
 
 export async function GET(request: NextRequest): Promise<NextResponse> {
   const orderId = request.nextUrl.searchParams.get("order") ?? undefined;
-  // Waits up to 20 s for a final status: the buyer may return while the transaction confirms.
+  // Waits up to 10 s for a final status (the buyer may return while the transaction confirms); then "still processing".
   const { status, message } = await handleReturn(paymentsClient(), await shopOrders(), orderId, request.url, {
     onFulfil: fulfil,
   });

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { RawResponse } from "./http.js";
+import type { RawResponse } from "../http.js";
 
 const FAVICON_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">' +

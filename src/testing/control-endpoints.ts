@@ -25,18 +25,18 @@
  * @module
  */
 
+import type { MockControls } from "./controls.js";
 import type { FaultRegistry, MockFaultSpec } from "./faults.js";
-import { errorResponse, json, type RawRequest, type RawResponse } from "./http.js";
+import { json, type RawRequest, type RawResponse, readJsonBody } from "./http.js";
 import { MockServiceError } from "./model/errors.js";
 import { isObject } from "./model/json.js";
 import type { MockSeedAccount } from "./model/seed.js";
-import { findRoute, type Route } from "./routes.js";
-import type { MockService } from "./service.js";
+import type { Route } from "./routes.js";
 
 /** What a control route's handler receives. */
 export interface ControlContext {
-  /** The service driven. */
-  service: MockService;
+  /** The controls driven. */
+  service: MockControls;
   /** Its fault registry. */
   faults: FaultRegistry;
   /** The request. */
@@ -53,23 +53,16 @@ export interface ControlRoute extends Route<ControlContext> {
   readonly handle: (context: ControlContext) => RawResponse;
 }
 
-function readBody(req: RawRequest): Record<string, unknown> {
-  if (req.method === "GET") return {};
-  const type = req.header("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) {
-    throw new MockServiceError(
-      415,
-      "unsupported_media_type",
-      "Control requests that change state need Content-Type: application/json.",
-    );
-  }
-  if (req.body === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(req.body);
-  } catch {
-    throw new MockServiceError(400, "invalid_json", "The request body is not valid JSON.");
-  }
+const CONTROL_BODY = {
+  suffixJson: false,
+  typeEvenWhenEmpty: true,
+  unsupported: "Control requests that change state need Content-Type: application/json.",
+};
+
+/** The JSON object body of a control request (`{}` when empty or a GET). */
+export function controlBody(req: RawRequest): Record<string, unknown> {
+  const parsed = readJsonBody(req, CONTROL_BODY);
+  if (parsed === undefined) return {};
   if (!isObject(parsed))
     throw new MockServiceError(400, "invalid_request", "The body must be a JSON object.");
   return parsed;
@@ -180,29 +173,3 @@ export const CONTROL_ROUTES: readonly ControlRoute[] = [
   { method: "POST", path: "/accounts", handle: addAccount },
   { method: "POST", path: "/reset", handle: ok((c) => c.service.reset()) },
 ];
-
-/** Answers one control request; `path` is below the control prefix, starting with `/`. */
-export function controlRoute(
-  service: MockService,
-  faults: FaultRegistry,
-  req: RawRequest,
-  path: string,
-): RawResponse {
-  try {
-    const found = findRoute(CONTROL_ROUTES, req.method, path === "/" ? "/" : path.replace(/\/+$/, ""));
-    if (found === null || found === "method") {
-      throw new MockServiceError(
-        found ? 405 : 404,
-        found ? "method_not_allowed" : "not_found",
-        `No control endpoint ${req.method} ${path}.`,
-      );
-    }
-    const context: ControlContext = { service, faults, req, params: found.params, body: readBody(req) };
-    return found.route.handle(context);
-  } catch (err) {
-    if (err instanceof MockServiceError) return errorResponse(err);
-    return errorResponse(
-      new MockServiceError(500, "internal_error", err instanceof Error ? err.message : String(err)),
-    );
-  }
-}

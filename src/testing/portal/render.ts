@@ -13,21 +13,22 @@
  * @module
  */
 
-import type { MockPaymentOption } from "./model/store.js";
-import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "./model/types.js";
-import { formatAmount, withPaymentId } from "./model/validation.js";
+import { isTerminalPaymentStatus } from "../../model/payments.js";
+import type { MockPaymentOption } from "../model/options.js";
+import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../model/types.js";
+import { formatAmount, withPaymentId } from "../model/validation.js";
 import {
   CLOSE_PAGE_HINT,
   formatCountdown,
-  isFinalStatus,
   optionLabel,
+  rateNote,
   STATUS_VIEWS,
   type StatusView,
-} from "./portal/format.js";
-import { escapeHtml, jsonForScript, renderPage } from "./portal/page.js";
-import { PORTAL_SCRIPT, REDIRECT_DELAY_SECONDS } from "./portal/script.js";
+} from "./format.js";
+import { escapeHtml, jsonForScript, renderPage } from "./page.js";
+import { PORTAL_SCRIPT, REDIRECT_DELAY_SECONDS } from "./script.js";
 
-export { escapeHtml } from "./portal/page.js";
+export { escapeHtml } from "./page.js";
 
 /** How often the page asks the mock for the payment while it is not final. */
 const POLL_MS = 1000;
@@ -72,8 +73,14 @@ function viewsFor(merchantName: string): Record<PaymentStatus, StatusView> {
   return views;
 }
 
+/** The merchant's name as text, whatever the record holds (a seed may hold anything). */
+function nameOf(merchant: MockMerchantRecord | undefined): string {
+  const name = merchant?.name;
+  return typeof name === "string" && name.trim() !== "" ? name : "the merchant";
+}
+
 function viewOf({ payment, merchant, options, now }: PortalInput): PortalView {
-  const merchantName = merchant?.name || "the merchant";
+  const merchantName = nameOf(merchant);
   const redirects = payment.redirects;
   const paidLabels: Record<string, string> = {};
   for (const option of options) paidLabels[option.amount.unit.toLowerCase()] = optionLabel(option);
@@ -92,7 +99,7 @@ function viewOf({ payment, merchant, options, now }: PortalInput): PortalView {
 }
 
 function merchantHeader(name: string, iconUrl: string | null): string {
-  const icon = iconUrl && /^https:\/\//i.test(iconUrl) ? iconUrl : null;
+  const icon = typeof iconUrl === "string" && /^https:\/\//i.test(iconUrl) ? iconUrl : null;
   const initial = escapeHtml(Array.from(name.trim())[0]?.toUpperCase() ?? "?");
   const avatar = icon
     ? `<img id="merchant-icon" src="${escapeHtml(icon)}" alt="" referrerpolicy="no-referrer">`
@@ -105,6 +112,7 @@ function summary(payment: MockPaymentRecord): string {
   const currency = payment.amount.unit.slice("iso4217/".length);
   return `<section class="summary" aria-label="Amount">
 <p class="amount" id="amount">${escapeHtml(formatAmount(payment.amount.value, currency))}</p>
+<p class="hint" id="rate">${escapeHtml(rateNote(currency))}</p>
 <p class="reference">Order <span id="reference">${escapeHtml(payment.referenceId)}</span></p>
 </section>`;
 }
@@ -118,7 +126,7 @@ function statusSection(view: PortalView, payment: MockPaymentRecord): string {
   return `<section id="state" class="state tone-${shown.tone}">
 <div aria-live="polite" aria-atomic="true"><p class="badge" id="status">${escapeHtml(shown.title)}</p>
 <p class="message" id="message">${escapeHtml(shown.message)}</p></div>
-<p class="expiry" id="expiry"${view.expiresInMs === null ? " hidden" : ""}>Expires in <span id="expiry-time">${expiry}</span></p>
+<p class="expiry" id="expiry"${view.expiresInMs === null ? " hidden" : ""}>Time left to pay: <span id="expiry-time">${expiry}</span></p>
 <p class="paid-with" id="paid-with"${paidWith ? "" : " hidden"}>${paidWith ? `Paid with ${escapeHtml(paidWith)}` : ""}</p>
 </section>`;
 }
@@ -143,7 +151,7 @@ ${choices}
 
 /** The way back to the shop (redirects on) or the "close this page" hint (redirects off). */
 function returnSection(view: PortalView): string {
-  const final = isFinalStatus(view.status);
+  const final = isTerminalPaymentStatus(view.status);
   const target = view.status === "succeeded" ? view.successRedirect : view.errorRedirect;
   const name = escapeHtml(view.merchantName);
   return `<div id="redirect"${final && target ? "" : " hidden"}>
@@ -177,7 +185,7 @@ export function renderPortal(input: PortalInput): string {
   const { payment, merchant, options, controlPrefix } = input;
   const view = viewOf(input);
   return renderPage({
-    title: `Pay ${merchant?.name || "the merchant"} (mock)`,
+    title: `Pay ${nameOf(merchant)} (mock)`,
     bodyAttributes: ` data-status="${escapeHtml(payment.status)}"`,
     body: [
       merchantHeader(view.merchantName, merchant?.iconUrl ?? null),

@@ -1,13 +1,13 @@
 /**
- * The wire shapes the mock answers with (merchants, settlements, payment status) and the helpers shared
- * by the operations.
+ * The JSON bodies the mock answers with (merchants, settlements, payment status) and the input helpers shared by
+ * the operations.
  *
  * @module
  */
 
+import { isTerminalPaymentStatus } from "../../model/payments.js";
 import { MockServiceError } from "../model/errors.js";
 import { isObject } from "../model/json.js";
-import { FINAL_STATUSES } from "../model/store.js";
 import type { MockCryptoSettlement, MockMerchantRecord, MockPaymentRecord } from "../model/types.js";
 
 /** A 400 `invalid_request` naming the field (dotted, as the SDK names it: `settlements.0.asset`). */
@@ -39,7 +39,7 @@ export function redactKey(key: string, prefix: string): string {
 }
 
 /** A merchant as the service answers it. */
-export function merchantWire(m: MockMerchantRecord): Record<string, unknown> {
+export function merchantBody(m: MockMerchantRecord): Record<string, unknown> {
   return {
     id: m.id,
     name: m.name,
@@ -47,12 +47,12 @@ export function merchantWire(m: MockMerchantRecord): Record<string, unknown> {
     status: m.status,
     iconUrl: m.iconUrl,
     createdAt: new Date(m.createdAt).toISOString(),
-    settlements: settlementsWire(m),
+    settlements: settlementsBody(m),
   };
 }
 
 /** The settlements of a merchant as the service answers them. */
-export function settlementsWire(m: MockMerchantRecord): { crypto: MockCryptoSettlement[]; fiat: unknown[] } {
+export function settlementsBody(m: MockMerchantRecord): { crypto: MockCryptoSettlement[]; fiat: unknown[] } {
   return {
     crypto: m.settlements.crypto.map((c) => ({ ...c })),
     fiat: m.settlements.fiat.map((f) => ({ ...f })),
@@ -60,8 +60,8 @@ export function settlementsWire(m: MockMerchantRecord): { crypto: MockCryptoSett
 }
 
 /** The status result of a payment (`isFinal` ⇔ final status; `pollInMs` null when final). */
-export function statusWire(p: MockPaymentRecord, pollInMs: number): Record<string, unknown> {
-  const isFinal = FINAL_STATUSES.has(p.status);
+export function statusBody(p: MockPaymentRecord, pollInMs: number): Record<string, unknown> {
+  const isFinal = isTerminalPaymentStatus(p.status);
   const out: Record<string, unknown> = { status: p.status, isFinal, pollInMs: isFinal ? null : pollInMs };
   if (p.status === "succeeded" && p.info)
     out.info = { txId: p.info.txId, optionAmount: { ...p.info.optionAmount } };

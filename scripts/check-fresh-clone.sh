@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# The README's commands, run as a newcomer runs them: on a fresh clone of this repository's HEAD in a temporary
+# folder, with whatever `node` the machine has (20 included: the README's commands bring Node 24). One line per
+# command; a failing command prints the end of its output. Every command is bounded in time; the whole check is
+# bounded too. Everything the commands write to a temporary folder goes to one folder of ours (TMPDIR), checked for
+# leftovers and removed at the end, with the clone: nothing is left behind.
+#
+#   bash scripts/check-fresh-clone.sh               the README's install, demo, demo --serve, each example, the
+#                                                   pre-publish install (npm pack), the mock CLI
+#   FRESH_CLONE_INSTALL="npm ci" bash scripts/...   another install command (the README's is `npm install`)
+#   bash scripts/check-fresh-clone.sh --npm-test    also the README's test command, `npm test` (CI runs it on its
+#                                                   own clone already, so it is off by default)
+#
+# Exit status: 0 when every command did what the README says, 1 otherwise.
+set -uo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+head="$(git -C "$root" rev-parse HEAD)"
+install_cmd="${FRESH_CLONE_INSTALL:-npm install --no-audit --no-fund}"
+work="$(mktemp -d "${TMPDIR:-/tmp}/merchant-payments-fresh-clone.XXXXXX")"
+repo="$work/repo"
+logs="$work/logs"
+export TMPDIR="$work/tmp" TEMP="$work/tmp" TMP="$work/tmp"
+mkdir -p "$logs" "$TMPDIR"
+started=$SECONDS
+failures=0
+count=0
+bg_pids=()
+
+cleanup() {
+  for pid in "${bg_pids[@]}"; do kill -KILL -- "-$pid" 2>/dev/null; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+commands=0
+say() {
+  commands=$((commands + 1))
+  printf '%-4s %5ss  %s\n' "$1" "$2" "$3"
+}
+
+fail() { # name, seconds, log, why
+  say FAIL "$2" "$1${4:+ ($4)}"
+  [ -f "$3" ] && tail -n 25 "$3" | sed 's/^/      | /'
+  failures=$((failures + 1))
+  return 1
+}
+
+# step NAME LIMIT_SECONDS COMMAND: runs COMMAND (a shell line, as the README writes it) in the clone.
+step() {
+  local name="$1" limit="$2" cmd="$3" log="$logs/$((++count)).log" start=$SECONDS
+  if (cd "$repo" && timeout --kill-after=10 "$limit" bash -c "$cmd") >"$log" 2>&1; then
+    say ok $((SECONDS - start)) "$name"
+  else
+    local rc=$?
+    fail "$name" $((SECONDS - start)) "$log" "exit $rc$([ "$rc" = 124 ] && echo ", over ${limit}s")"
+  fi
+}
+
+# start NAME COMMAND: starts a server in the background, in its own process group; sets $pid and $log.
+start() {
+  log="$logs/$((++count)).log"
+  : >"$log"
+  (cd "$repo" && exec setsid bash -c "exec $2") >"$log" 2>&1 &
+  pid=$!
+  bg_pids+=("$pid")
+}
+
+# await_line PATTERN LIMIT: waits until the background server's log matches, or it exits, or LIMIT seconds pass.
+await_line() {
+  local deadline=$((SECONDS + $2))
+  while [ $SECONDS -lt $deadline ]; do
+    grep -qE "$1" "$log" && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.5
+  done
+  return 1
+}
+
+# stop_with_sigterm LIMIT: SIGTERM to the server's process group (what Ctrl+C, a terminal closing, or a supervisor
+# stopping a service does: npm, tsx and node each get it), then waits, bounded, until every process of the group
+# has ended. Returns 0 when the first process ended by the signal or with status 0, 124 when the group did not end
+# in time.
+stop_with_sigterm() {
+  kill -TERM -- "-$pid" 2>/dev/null
+  local deadline=$((SECONDS + $1))
+  while kill -0 -- "-$pid" 2>/dev/null; do
+    if [ $SECONDS -ge $deadline ]; then
+      kill -KILL -- "-$pid" 2>/dev/null
+      return 124
+    fi
+    sleep 0.2
+  done
+  wait "$pid"
+  local rc=$?
+  [ "$rc" = 0 ] || [ "$rc" = 143 ]
+}
+
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+
+# What the commands left in the temp dir, tools' own caches aside (tsx's and Node's compile caches).
+leftovers() { ls -A "$TMPDIR" | grep -vE '^(tsx-|node-compile-cache$)' || true; }
+
+# --- the commands --------------------------------------------------------------------------------------------------
+start_step=$SECONDS
+if git clone --quiet "$root" "$repo" >"$logs/clone.log" 2>&1 && git -C "$repo" checkout --quiet "$head" 2>>"$logs/clone.log"; then
+  say ok $((SECONDS - start_step)) "git clone (HEAD ${head:0:12})"
+else
+  fail "git clone" $((SECONDS - start_step)) "$logs/clone.log"
+  exit 1
+fi
+
+step "$install_cmd (node $(node --version))" 900 "$install_cmd" || exit 1
+step "npm run demo" 300 "npm run demo"
+
+# The README: on a Node older than 22.12, put the brought Node first on PATH before running the examples.
+bin_dir="$(cd "$repo" && node scripts/supported-node.mjs --bin-dir 2>/dev/null)"
+if [ -n "$bin_dir" ] && [ -x "$bin_dir/node" ]; then
+  export PATH="$bin_dir:$PATH"
+  say ok 0 "export PATH=\"\$(node scripts/supported-node.mjs --bin-dir):\$PATH\"  (node $(node --version))"
+else
+  fail "node scripts/supported-node.mjs --bin-dir" 0 /dev/null "no supported node"
+fi
+
+# npm run demo -- --serve: reach the shop, then SIGTERM; it must stop and remove its database.
+shop_port="$(free_port)"
+mock_port="$(free_port)"
+name="npm run demo -- --serve --shop-port $shop_port --mock-port $mock_port; GET /, POST /orders; SIGTERM"
+start_step=$SECONDS
+start "demo --serve" "npm run demo -- --serve --shop-port $shop_port --mock-port $mock_port"
+if ! await_line "Open http://127.0.0.1:$shop_port" 240; then
+  fail "$name" $((SECONDS - start_step)) "$log" "never served"
+elif ! curl -fsS "http://127.0.0.1:$shop_port/" | grep -q 'id="buy"'; then
+  fail "$name" $((SECONDS - start_step)) "$log" "GET / did not show the shop"
+elif [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$shop_port/orders")" != 303 ]; then
+  fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
+else
+  if ! stop_with_sigterm 60; then
+    fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM"
+  elif curl -s -o /dev/null "http://127.0.0.1:$shop_port/" || curl -s -o /dev/null "http://127.0.0.1:$mock_port/"; then
+    fail "$name" $((SECONDS - start_step)) "$log" "still listening after SIGTERM"
+  elif [ -n "$(leftovers)" ]; then
+    fail "$name" $((SECONDS - start_step)) "$log" "left in the temp dir: $(leftovers | tr '\n' ' ')"
+  else
+    say ok $((SECONDS - start_step)) "$name"
+  fi
+fi
+
+# The mock the examples run against (examples/README.md).
+mock_port="$(free_port)"
+mock="http://127.0.0.1:$mock_port"
+start_step=$SECONDS
+start "mock" "npx tsx src/testing/cli.ts --port $mock_port"
+mock_pid=$pid
+mock_log=$log
+if await_line "merchant id:" 120; then
+  say ok $((SECONDS - start_step)) "npx tsx src/testing/cli.ts --port $mock_port"
+  export MERCHANT_PAYMENTS_API_KEY="$(sed -n 's/^ *test key: *//p' "$log")"
+  export MERCHANT_PAYMENTS_MERCHANT_ID="$(sed -n 's/^ *merchant id: *\([^ ]*\).*/\1/p' "$log")"
+  export MERCHANT_PAYMENTS_BASE_URL="$mock"
+else
+  fail "npx tsx src/testing/cli.ts --port $mock_port" $((SECONDS - start_step)) "$log" "never listened"
+fi
+
+# Express: an order, its redirect to the portal; the buyer pays on the mock; SIGTERM.
+port="$(free_port)"
+name="PORT=$port npx tsx examples/express/server.ts; POST /orders; SIGTERM"
+start_step=$SECONDS
+start "express" "env PORT=$port npx tsx examples/express/server.ts"
+if ! await_line "Shop on http://127.0.0.1:$port" 180; then
+  fail "$name" $((SECONDS - start_step)) "$log" "never served"
+else
+  location="$(curl -s -o /dev/null -w '%{redirect_url}' -X POST "http://127.0.0.1:$port/orders" \
+    -H 'content-type: application/json' -d '{"amount":"19.99","currency":"USD"}')"
+  payment_id="${location##*/portal/}"
+  stop_with_sigterm 60
+  rc=$?
+  if [ -z "$location" ] || [ "$payment_id" = "$location" ]; then
+    fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
+  elif [ "$rc" != 0 ]; then
+    fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM"
+  else
+    say ok $((SECONDS - start_step)) "$name"
+    curl -fsS -X POST -H 'content-type: application/json' -d '{}' \
+      "$mock/__mock/payments/$payment_id/complete" >/dev/null || fail "complete $payment_id on the mock" 0 /dev/null
+  fi
+fi
+
+# The worker settles the Express shop's order (same .data/express-shop, the shop stopped), then exits.
+step "npx tsx examples/worker.ts" 180 "npx tsx examples/worker.ts | tee /dev/stderr | grep -q ': fulfilled'"
+step "MERCHANT_NAME=… SETTLEMENTS=… npx tsx examples/setup-merchant.ts" 120 \
+  "MERCHANT_NAME=Acme MERCHANT_EMAIL=ops@acme.example SETTLEMENTS='[{\"asset\":\"eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e\",\"destination\":\"eip155:84532:0x52908400098527886E0F7030069857D2E4169EE7\"}]' STATE_FILE=.merchant-setup.json npx tsx examples/setup-merchant.ts"
+pid=$mock_pid log=$mock_log
+start_step=$SECONDS
+if stop_with_sigterm 30; then
+  say ok $((SECONDS - start_step)) "the mock stops on SIGTERM"
+else
+  fail "the mock stops on SIGTERM" $((SECONDS - start_step)) "$mock_log"
+fi
+step "npx vitest run examples/testing" 300 "npx vitest run examples/testing"
+
+# Before the package is published: the packed tarball, installed into an app of one's own.
+step "npm run build && npm pack" 300 "npm run build && npm pack"
+mkdir -p "$work/app"
+step "npm install <the packed tarball> (in a new app); import it; npx merchant-payments-mock --help" 300 \
+  "cd '$work/app' && npm init -y >/dev/null && npm install --no-audit --no-fund '$repo'/merchant-payments-*.tgz \
+   && node --input-type=module -e \"import { MerchantPaymentsClient } from 'merchant-payments'; if (typeof MerchantPaymentsClient !== 'function') process.exit(1)\" \
+   && npx merchant-payments-mock --help"
+
+if [ "${1:-}" = "--npm-test" ]; then
+  step "npm test" 2400 "npm test"
+fi
+
+if [ -n "$(leftovers)" ]; then
+  fail "nothing left in the temp dir" 0 /dev/null "$(leftovers | tr '\n' ' ')"
+else
+  say ok 0 "nothing left in the temp dir"
+fi
+echo "fresh clone: ${commands} checks, ${failures} failed, $((SECONDS - started)) s"
+[ "$failures" = 0 ]

@@ -1,0 +1,15 @@
+/**
+ * The fetch build's default fetch (Bun, Deno, workerd, edge-light, worker, browser conditions): the runtime's global
+ * `fetch`, read at each call (a test tool may patch it), under the same reading as a user's `fetch`: the body
+ * counted against `maxResponseBytes` as it streams, and read whole before ky's deadline ends. Connection pooling is
+ * the runtime's. Nothing here or below imports a `node:` module.
+ *
+ * @module
+ */
+import type { DefaultFetchOptions } from "./pool.js";
+import { createUserFetch } from "./user-fetch.js";
+
+/** The global fetch, bounded as the Node wire is. */
+export async function createDefaultFetch(options: DefaultFetchOptions): Promise<typeof fetch> {
+  return createUserFetch((input, init) => globalThis.fetch(input, init), options.maxResponseBytes);
+}
