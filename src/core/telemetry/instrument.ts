@@ -60,8 +60,9 @@ export function createTelemetry(providers: TelemetryOptions, baseUrl: string): T
 async function loadInstruments(providers: TelemetryOptions): Promise<Instruments> {
   let api: typeof Otel;
   try {
-    // Awaited inside the try: a bundler (esbuild) then leaves an absent optional peer to run time instead of failing.
-    api = await import("@opentelemetry/api");
+    // Awaited inside a try, which esbuild reads as optional; webpack and Turbopack (Next.js) are told to leave it to
+    // run time: an app without the optional peer bundles, and only a client with `telemetry` on needs it.
+    api = await import(/* webpackIgnore: true */ /* @vite-ignore */ "@opentelemetry/api");
   } catch (cause) {
     throw new ConfigurationError(
       "The telemetry option needs the @opentelemetry/api package: install it (npm install @opentelemetry/api).",
