@@ -16,6 +16,11 @@ import { DIST, fmt, isMain, parseArgs, ROOT, requireDist, table } from "./lib/co
 export const KB = 1000;
 /** The runtime dependencies (package.json `dependencies`): resolved from node_modules, never inlined into dist/. */
 const DEPENDENCIES = ["ky", "zod", "zod/*", "uuid"];
+/**
+ * Optional peers, never counted: the app installs them if it wants them (`@opentelemetry/api`, imported only by a
+ * client whose `telemetry` option is on), as it would for any library. Left external like a runtime dependency.
+ */
+const PEERS = ["@opentelemetry/api"];
 
 async function bundle(contents, external = [], bySource = false) {
   const result = await build({
@@ -27,7 +32,7 @@ async function bundle(contents, external = [], bySource = false) {
     target: "node20",
     write: false,
     metafile: true,
-    external,
+    external: [...external, ...PEERS],
     logLevel: "silent",
   });
   const code = result.outputFiles[0].contents;

@@ -6,13 +6,29 @@
 // of each variant's µs/request, and the median over rounds of its ratio to raw fetch measured in the same round,
 // with the interquartile range of that ratio.
 //
-//   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--json]
+// "ky floor" is ky 2 with the SDK's ky options (`retry: 0`, `throwHttpErrors: false`, `redirect: "manual"`, the
+// attempt's deadline as `timeout`) over the same pooled node:http adapter the SDK uses (`src/core/wire/node-fetch.ts`),
+// the body read as text and parsed, as the SDK does: the cost of the request layer alone, without the SDK's own work
+// (headers, JSON checks, zod, redaction, events). The SDK's distance to it is what the SDK adds.
+//
+//   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
+//   (--variants keeps the variants whose name starts with one of the given prefixes; fetch is always kept)
 import ky from "ky";
 import OpenAI from "openai";
 import Stripe from "stripe";
 import { request as undiciRequest } from "undici";
 import * as z from "zod/mini";
-import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
+import {
+  DIST,
+  fmt,
+  isMain,
+  loadAdapter,
+  median,
+  parseArgs,
+  requireDist,
+  startChild,
+  table,
+} from "./lib/common.mjs";
 
 const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
 const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
@@ -21,6 +37,8 @@ const VERSION_HEADER = "Mock-Version";
 const API_VERSION = "2026-02-19.preview";
 const CONCURRENCY = 64;
 const CREATE_INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
+/** The variant the SDK is held against (≤ 1.1×), and the one `create()` is (≤ 1.0×). */
+export const FLOOR = "ky floor";
 
 /** The headers the SDK sends on a payment operation, for the hand-written variants. */
 const HEADERS = {
@@ -54,6 +72,15 @@ export async function variants(url) {
   const openai = new OpenAI({ apiKey: API_KEY, baseURL: url, maxRetries: 2, timeout: 30_000 });
   const { hostname, port } = new URL(url);
   const stripe = new Stripe(API_KEY, { host: hostname, port, protocol: "http", maxNetworkRetries: 2 });
+  const { createNodeFetch } = await loadAdapter();
+  // As core/http.ts creates and calls ky: only ky's documented options, nothing around the adapter.
+  const kyFloor = ky.create({
+    retry: 0,
+    throwHttpErrors: false,
+    redirect: "manual",
+    fetch: createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 }),
+  });
+  const parsed = (response) => response.text().then(JSON.parse);
   const statusPath = `/v1/payments/${PAYMENT_ID}/status`;
   const statusUrl = `${url}${statusPath}`;
   const createUrl = `${url}/v1/payments`;
@@ -65,6 +92,7 @@ export async function variants(url) {
       fetch: () => fetch(statusUrl, { headers: HEADERS }).then((res) => res.json()),
       "undici.request": () => undiciRequest(statusUrl, { headers: HEADERS }).then((res) => res.body.json()),
       "ky .json()": () => ky.get(statusUrl, { headers: HEADERS }).json(),
+      [FLOOR]: () => kyFloor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed),
       "fetch + zod": () =>
         fetch(statusUrl, { headers: HEADERS })
           .then((res) => res.json())
@@ -86,6 +114,13 @@ export async function variants(url) {
           body: JSON.stringify(CREATE_INPUT),
         }).then((res) => res.body.json()),
       "ky .json()": () => ky.post(createUrl, { headers: HEADERS, json: CREATE_INPUT }).json(),
+      [FLOOR]: () =>
+        kyFloor(createUrl, {
+          method: "POST",
+          headers: POST_HEADERS,
+          body: JSON.stringify(CREATE_INPUT),
+          timeout: 30_000,
+        }).then(parsed),
       "openai-node .post()": () => openai.post("/v1/payments", { headers: HEADERS, body: CREATE_INPUT }),
       "stripe-node rawRequest": () =>
         stripe.rawRequest("POST", "/v1/payments", CREATE_INPUT, { additionalHeaders: HEADERS }),
@@ -132,7 +167,7 @@ function ratios(samples, base) {
 }
 
 /** Runs every (method, mode, variant) block round-robin and returns medians. */
-export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => {} } = {}) {
+export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = () => {} } = {}) {
   requireDist();
   const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
   try {
@@ -147,7 +182,10 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => 
         ["sequential", sequential, seq],
         [`concurrency ${CONCURRENCY}`, concurrent, conc],
       ]) {
-        const names = Object.keys(group);
+        const names = Object.keys(group).filter(
+          (name) =>
+            name === "fetch" || name === FLOOR || !only || only.some((prefix) => name.startsWith(prefix)),
+        );
         const samples = Object.fromEntries(names.map((name) => [name, []]));
         blocks.push({ method, mode, run, n, names, calls: group, samples });
       }
@@ -171,6 +209,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => 
       const wallOf = (name) => block.samples[name].map((s) => s.wall);
       const cpuOf = (name) => block.samples[name].map((s) => s.cpu);
       return {
+        node: process.version,
         method: block.method,
         mode: block.mode,
         requestsPerSample: block.n,
@@ -178,6 +217,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => 
         variants: block.names.map((name) => {
           const wall = ratios(wallOf(name), wallOf("fetch"));
           const cpu = ratios(cpuOf(name), cpuOf("fetch"));
+          const toFloor = ratios(cpuOf(name), cpuOf(FLOOR));
           return {
             name,
             us: median(wallOf(name)),
@@ -186,6 +226,8 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, log = () => 
             cpuUs: median(cpuOf(name)),
             cpuRatioToFetch: cpu.median,
             cpuRatioRange: [cpu.p25, cpu.p75],
+            cpuRatioToFloor: toFloor.median,
+            cpuRatioToFloorRange: [toFloor.p25, toFloor.p75],
             samples: block.samples[name],
           };
         }),
@@ -210,6 +252,7 @@ export function render(results) {
         `${fmt.ratio(variant.ratioToFetch)} ${range(variant.ratioRange)}`,
         fmt.us(variant.cpuUs),
         `${fmt.ratio(variant.cpuRatioToFetch)} ${range(variant.cpuRatioRange)}`,
+        `${fmt.ratio(variant.cpuRatioToFloor)} ${range(variant.cpuRatioToFloorRange)}`,
       ]);
     }
   }
@@ -223,9 +266,10 @@ export function render(results) {
       "wall vs fetch",
       "client CPU / request",
       "CPU vs fetch",
+      "CPU vs ky floor",
     ],
     rows,
-  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch in the same round.`;
+  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch (or the ky floor) in the same round.`;
 }
 
 if (isMain(import.meta.url)) {
@@ -234,6 +278,7 @@ if (isMain(import.meta.url)) {
     rounds: Number(args.rounds ?? 7),
     seq: Number(args.seq ?? 400),
     conc: Number(args.conc ?? 2048),
+    only: typeof args.variants === "string" ? args.variants.split(",") : undefined,
     log: (line) => process.stderr.write(`${line}\n`),
   });
   process.stdout.write(args.json ? `${JSON.stringify(results)}\n` : `${render(results)}\n`);

@@ -9,21 +9,25 @@
 // and global fetch + `res.json()` for reference. Variants are interleaved round-robin; medians of the rounds.
 //
 //   node bench/layers.mjs [--rounds=7] [--calls=2000] [--json]
-import { readdirSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
-import { DIST, fmt, isMain, median, parseArgs, ROOT, requireDist, startChild, table } from "./lib/common.mjs";
+import {
+  DIST,
+  fmt,
+  isMain,
+  loadAdapter,
+  median,
+  parseArgs,
+  ROOT,
+  requireDist,
+  startChild,
+  table,
+} from "./lib/common.mjs";
 
 const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
 const HEADERS = { accept: "application/json", "api-key": "mock_test_bench", "merchant-id": "mrch_bench" };
-
-async function loadAdapter() {
-  const file = readdirSync(join(ROOT, "dist")).find((name) => /^node-fetch-.*\.js$/.test(name));
-  if (!file) throw new Error("dist has no node-fetch chunk: run npm run build");
-  return import(pathToFileURL(join(ROOT, "dist", file)).href);
-}
 
 export async function measure({ rounds = 7, calls = 2000 } = {}) {
   requireDist();

@@ -20,11 +20,13 @@ import { measure as measurePolling } from "../bench/polling.mjs";
 const KB = 1000;
 /**
  * Issue #11's targets (reported) and the ceilings that fail the check (enforced). The total's ceiling moved from
- * 29.5 to 33.5 KB with ky 2, which is about 3.9 KB larger than ky 1 (min + gzip); the own code's did not move.
+ * 29.5 to 33.5 KB with ky 2, which is about 3.9 KB larger than ky 1 (min + gzip). Both moved by 1.4 KB with the
+ * OpenTelemetry module (`core/telemetry/`: spans, the histogram, route templates); `@opentelemetry/api` itself is an
+ * optional peer, imported only when `telemetry` is on, and never counted (bench/bundle.mjs leaves it external).
  */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 33.5 * KB },
-  own: { target: 12 * KB, ceiling: 18.2 * KB },
+  total: { target: 25 * KB, ceiling: 34.9 * KB },
+  own: { target: 12 * KB, ceiling: 19.6 * KB },
 };
 
 const args = parseArgs();

@@ -22,6 +22,12 @@ export type {
 } from "./core/options.js";
 export type { RequestOptions } from "./core/request-options.js";
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./core/retry.js";
+export type {
+  MeterProviderLike,
+  TelemetryOption,
+  TelemetryOptions,
+  TracerProviderLike,
+} from "./core/telemetry/options.js";
 export * from "./errors.js";
 // Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).
 export { unknownField } from "./model/fields.js";

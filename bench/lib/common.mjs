@@ -1,8 +1,8 @@
 // Shared helpers of the benchmark scripts: paths, statistics, formatting, child processes.
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DIST = join(ROOT, "dist", "index.js");
@@ -13,6 +13,40 @@ export function requireDist() {
   if (!existsSync(DIST) || !existsSync(DIST_TESTING)) {
     throw new Error(`${DIST} is missing: run \`npm run build\` first`);
   }
+}
+
+/** The SDK's pooled node:http adapter (`src/core/wire/node-fetch.ts`), as built into its own chunk of dist/. */
+export async function loadAdapter() {
+  const file = readdirSync(join(ROOT, "dist")).find((name) => /^node-fetch-.*\.js$/.test(name));
+  if (!file) throw new Error("dist has no node-fetch chunk: run npm run build");
+  return import(pathToFileURL(join(ROOT, "dist", file)).href);
+}
+
+/**
+ * The `node` binary of a Node major: this process's when it is that major, else the npm registry's `node` package
+ * installed once into .tmp/node-<major> (as scripts/test-other-nodes.sh does).
+ */
+export function nodeBinary(major) {
+  if (process.versions.node.split(".")[0] === String(major)) return process.execPath;
+  const prefix = join(ROOT, ".tmp", `node-${major}`);
+  const binary = join(prefix, "node_modules", ".bin", "node");
+  if (!existsSync(binary)) {
+    process.stderr.write(`  installing node@${major} into .tmp/node-${major} (npm registry)\n`);
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    const args = [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--silent",
+      "--prefix",
+      prefix,
+      `node@${major}`,
+    ];
+    const done = spawnSync(npm, args, { stdio: "inherit" });
+    if (done.status !== 0 || !existsSync(binary)) throw new Error(`could not install node@${major}`);
+  }
+  return binary;
 }
 
 export function median(values) {
@@ -88,9 +122,9 @@ export function startChild(script, args = [], nodeFlags = []) {
 }
 
 /** Runs a child Node script to completion and parses the JSON it prints last on stdout. */
-export function runJson(script, args = [], nodeFlags = []) {
+export function runJson(script, args = [], nodeFlags = [], node = process.execPath) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+    const child = spawn(node, [...nodeFlags, script, ...args], {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -29,6 +29,7 @@ import type {
 } from "./options.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
 import { readEnv, refuseBrowser, refuseUnsupportedNode, warnOnce } from "./runtime.js";
+import { type TelemetryOptions, telemetryProviders } from "./telemetry/options.js";
 
 /** Options after defaults, environment fallbacks and checks. */
 export interface ResolvedConfig {
@@ -55,6 +56,8 @@ export interface ResolvedConfig {
   /** The least severe level `log()` writes. */
   logLevel: LogLevel;
   hooks: Hooks | undefined;
+  /** OpenTelemetry's providers (`{}` for the global ones), or `undefined` when the `telemetry` option is off. */
+  telemetry: TelemetryOptions | undefined;
   responseValidation: ResponseValidation;
   maxResponseBytes: number;
   maxSockets: number;
@@ -111,6 +114,7 @@ export function resolveConfig(given: ClientOptions): ResolvedConfig {
     logLevel,
     // A frozen copy, so that changing the object given later changes nothing.
     hooks: hooks && Object.freeze({ ...hooks }),
+    telemetry: telemetryProviders(setting("telemetry")),
     responseValidation: setting("responseValidation") ?? "tolerant",
     maxResponseBytes: setting("maxResponseBytes") ?? 1_048_576,
     maxSockets: setting("maxSockets") ?? 32,

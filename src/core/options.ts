@@ -5,6 +5,7 @@
  * @module
  */
 import type { RetryPolicy } from "./retry.js";
+import type { TelemetryOption } from "./telemetry/options.js";
 
 /** Credentials the client sends: a private API key, or the public App-Id with its Client-Id (wallet auth). */
 export type Credentials =
@@ -175,6 +176,11 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
   /** Observe every attempt, response and retry. */
   hooks?: Hooks | undefined;
+  /**
+   * OpenTelemetry spans and the `http.client.request.duration` metric (needs `@opentelemetry/api` installed): `true`
+   * for the global providers, or `{ tracerProvider, meterProvider }`. Default `false`: nothing is loaded or recorded.
+   */
+  telemetry?: TelemetryOption | undefined;
   /**
    * The service's calls are server-side only: an API key in a browser page is a leaked key. The client refuses to
    * start in a browser unless this is `true` (for example for a wallet-auth page using `appId`).

@@ -25,6 +25,7 @@ import { createRedactor, type Redactor } from "./redact.js";
 import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "./request-options.js";
 import { readBody } from "./response-body.js";
 import { parseRetryAfter, retryDelayMs, shouldRetry, sleep } from "./retry.js";
+import { type CallTrace, createTelemetry, type Telemetry } from "./telemetry/instrument.js";
 
 /** Any zod schema: rows name the one their response must match. */
 type Schema = z.core.$ZodType;
@@ -65,6 +66,8 @@ export class Transport {
   readonly #http: Http;
   readonly #redactor: Redactor;
   readonly #events: Events;
+  /** OpenTelemetry spans and metrics, only when the `telemetry` option is on. */
+  readonly #telemetry: Telemetry | undefined;
   /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /**
@@ -92,6 +95,7 @@ export class Transport {
     this.#events = new Events(config, this.#redactor);
     const { fetch, maxResponseBytes, maxSockets } = config;
     this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
+    this.#telemetry = config.telemetry && createTelemetry(config.telemetry, config.baseUrl);
   }
 
   /**
@@ -114,13 +118,28 @@ export class Transport {
     const idempotencyKey =
       options?.idempotencyKey ?? (row.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
     const call = this.#prepare(operation, options, idempotencyKey);
+    const send = (trace?: CallTrace) => this.#send(schemas, operation.response, call, trace);
+    const result = this.#telemetry
+      ? await this.#telemetry.traced(call.event, urlTemplateOf(row), send)
+      : await send();
+    return unwrapped(result, row.unwrap);
+  }
+
+  /** The attempts of one call, until one is answered or no retry is allowed. */
+  async #send(
+    schemas: Schemas,
+    schema: Schema,
+    call: PreparedCall,
+    trace: CallTrace | undefined,
+  ): Promise<CallResult<unknown>> {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
-      const outcome = await this.#attempt(schemas, operation.response, call, attempt);
-      if ("result" in outcome) return unwrapped(outcome.result, row.unwrap);
+      const outcome = await this.#attempt(schemas, schema, call, attempt);
+      if ("result" in outcome) return outcome.result;
       if (!shouldRetry(outcome, call, attempt)) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
       if (this.#events.observed) this.#events.retry({ ...call.event, attempt }, delayMs, outcome.reason);
+      trace?.retry(attempt, delayMs, outcome.reason);
       await sleep(delayMs, call.signal);
     }
   }
@@ -254,4 +273,9 @@ function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Reda
 function unwrapped(result: CallResult<unknown>, field: string | undefined): CallResult<unknown> {
   if (field === undefined) return result;
   return { ...result, data: (result.data as Record<string, unknown>)[field] };
+}
+
+/** The route template of an operation (`/v1/payments/{paymentId}/status`): a span's name, without ids. */
+function urlTemplateOf(row: OperationRow): string {
+  return row.path.replace(/:(\w+)/g, "{$1}");
 }

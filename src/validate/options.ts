@@ -13,6 +13,7 @@ import type {
   LogLevel,
   ResponseValidation,
 } from "../core/options.js";
+import type { TelemetryOptions } from "../core/telemetry/options.js";
 import { headerNameProblem, headerValueTextProblem, RESERVED_HEADERS } from "./headers.js";
 import { describeType, type ProblemOf } from "./issues.js";
 import { API_VERSION_RE } from "./rules.js";
@@ -114,6 +115,7 @@ export const SETTINGS = {
   maxResponseBytes: sizeProblem,
   maxSockets: sizeProblem,
   logLevel: oneOfProblem(LOG_LEVELS),
+  telemetry: telemetryProblem,
 } satisfies Partial<Record<keyof ClientOptions, ProblemOf>>;
 
 /** How an option that is an object of named parts is checked. */
@@ -214,4 +216,33 @@ export function defaultHeaderProblem(
   }
   const valueProblem = headerValueTextProblem(value);
   return valueProblem === undefined ? undefined : `defaultHeaders.${name} ${valueProblem}: got ${got(value)}`;
+}
+
+/** The parts of a `telemetry` object and the method each provider must have. */
+const TELEMETRY_PARTS: Record<keyof TelemetryOptions, string> = {
+  tracerProvider: "getTracer",
+  meterProvider: "getMeter",
+};
+
+/** What is wrong with a `telemetry` option, or `undefined`. Describes a wrong value by its type, never its text. */
+export function telemetryProblem(value: unknown): string | undefined {
+  if (typeof value === "boolean") return undefined;
+  const advice = "must be true, false or { tracerProvider?, meterProvider? }";
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return advice;
+  for (const name of Object.keys(value)) {
+    if (!Object.hasOwn(TELEMETRY_PARTS, name)) return `${advice}: ${quoteName(name)} is not one of them`;
+  }
+  for (const [part, method] of Object.entries(TELEMETRY_PARTS)) {
+    const provider: unknown = (value as Record<string, unknown>)[part];
+    if (provider === undefined) continue;
+    if (typeof (provider as Record<string, unknown> | null)?.[method] !== "function") {
+      return `${advice}: ${part} must be an OpenTelemetry ${part.replace("Provider", "")} provider (with ${method}())`;
+    }
+  }
+  return undefined;
+}
+
+/** A misspelt part's name, quoted only when it is short and plain (a pasted key is neither). */
+function quoteName(name: string): string {
+  return /^[A-Za-z]{1,30}$/.test(name) ? name : "a part";
 }

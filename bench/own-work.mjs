@@ -1,0 +1,129 @@
+// The SDK's own work per call, without the network: `payments.status()` and `payments.create()` given a `fetch` that
+// answers from memory, against the ky floor (ky 2 with the SDK's ky options) over the same user-fetch adapter and the
+// same fake `fetch`. The difference is what the SDK adds (input checks, headers, bounded JSON, redaction, zod,
+// result metadata, the telemetry-off path), free of the loopback noise that dominates `bench/http.mjs` on a busy
+// machine. Also the same client with `telemetry: true` over the no-op global providers (the API installed, no
+// OpenTelemetry SDK registered). Client CPU, variants interleaved, median of rounds.
+//
+//   node bench/own-work.mjs [--rounds=9] [--calls=3000] [--json]
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import ky from "ky";
+import { DIST, fmt, isMain, median, parseArgs, ROOT, requireDist, table } from "./lib/common.mjs";
+import { STATUS_BODY } from "./lib/status-body.mjs";
+
+const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
+const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
+const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
+const BASE = "http://127.0.0.1:9";
+const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
+const HEADERS = {
+  accept: "application/json",
+  "user-agent": "merchant-payments/0.1.0",
+  "api-key": API_KEY,
+  "mock-version": "2026-02-19.preview",
+  "merchant-id": MERCHANT_ID,
+};
+const ANSWER_HEADERS = { "content-type": "application/json", "request-id": "req_TuuqNE4UYbMooDqpS2tb" };
+const CREATE_BODY = JSON.stringify({
+  id: PAYMENT_ID,
+  paymentLink: `https://pay.example/portal/${PAYMENT_ID}`,
+  status: "requires_action",
+  referenceId: "order-0000042",
+  amount: { unit: "iso4217/USD", value: "1999" },
+  expiresAt: "2026-02-19T11:00:00.000Z",
+});
+/** Answers from memory: the status body for a GET, the creation answer for a POST. */
+const fakeFetch = async (_url, init) =>
+  init?.method === "POST"
+    ? new Response(CREATE_BODY, { status: 201, headers: ANSWER_HEADERS })
+    : new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });
+
+async function variants() {
+  const { MerchantPaymentsClient } = await import(pathToFileURL(DIST).href);
+  const file = readdirSync(join(ROOT, "dist")).find((name) => /^user-fetch-.*\.js$/.test(name));
+  const { createUserFetch } = await import(pathToFileURL(join(ROOT, "dist", file)).href);
+  const options = {
+    apiKey: API_KEY,
+    baseUrl: BASE,
+    merchantId: MERCHANT_ID,
+    versionHeader: "Mock-Version",
+    apiVersion: "2026-02-19.preview",
+    fetch: fakeFetch,
+  };
+  const sdk = new MerchantPaymentsClient(options);
+  const traced = new MerchantPaymentsClient({ ...options, telemetry: true });
+  const floor = ky.create({
+    retry: 0,
+    throwHttpErrors: false,
+    redirect: "manual",
+    fetch: createUserFetch(fakeFetch, 1_048_576),
+  });
+  const parsed = (response) => response.text().then(JSON.parse);
+  const statusUrl = `${BASE}/v1/payments/${PAYMENT_ID}/status`;
+  const post = {
+    method: "POST",
+    headers: { ...HEADERS, "content-type": "application/json" },
+    timeout: 30_000,
+  };
+  return {
+    "GET status": {
+      "ky floor": () => floor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed),
+      SDK: () => sdk.payments.status(PAYMENT_ID),
+      "SDK, telemetry on (no-op providers)": () => traced.payments.status(PAYMENT_ID),
+    },
+    "POST create": {
+      "ky floor": () => floor(`${BASE}/v1/payments`, { ...post, body: JSON.stringify(INPUT) }).then(parsed),
+      SDK: () => sdk.payments.create(INPUT),
+      "SDK, telemetry on (no-op providers)": () => traced.payments.create(INPUT),
+    },
+  };
+}
+
+export async function measure({ rounds = 9, calls = 3000 } = {}) {
+  requireDist();
+  const groups = await variants();
+  const results = {};
+  for (const [operation, group] of Object.entries(groups)) {
+    const samples = Object.fromEntries(Object.keys(group).map((name) => [name, []]));
+    for (const run of Object.values(group)) for (let i = 0; i < calls / 2; i++) await run(); // warm-up
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, run] of Object.entries(group)) {
+        const cpu = process.cpuUsage();
+        for (let i = 0; i < calls; i++) await run();
+        const used = process.cpuUsage(cpu);
+        samples[name].push((used.user + used.system) / calls);
+      }
+    }
+    const floor = samples["ky floor"];
+    results[operation] = Object.fromEntries(
+      Object.entries(samples).map(([name, values]) => [
+        name,
+        { cpuUs: median(values), overFloorUs: median(values.map((value, i) => value - floor[i])) },
+      ]),
+    );
+  }
+  return { node: process.version, rounds, calls, results };
+}
+
+export function render({ results }) {
+  const rows = Object.entries(results).flatMap(([operation, byName]) =>
+    Object.entries(byName).map(([name, { cpuUs, overFloorUs }]) => [
+      operation,
+      name,
+      fmt.us(cpuUs),
+      name === "ky floor" ? "" : `+${fmt.us(overFloorUs)}`,
+    ]),
+  );
+  return table(
+    ["operation", "variant (fetch answers from memory)", "client CPU / call", "over the ky floor"],
+    rows,
+  );
+}
+
+if (isMain(import.meta.url)) {
+  const args = parseArgs();
+  const result = await measure({ rounds: Number(args.rounds ?? 9), calls: Number(args.calls ?? 3000) });
+  process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
+}
