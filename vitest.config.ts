@@ -40,7 +40,7 @@ const EXAMPLE_DEPENDENCIES = Object.keys(
     .devDependencies,
 ).filter((name) => !name.startsWith("@types/"));
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 export default defineConfig({
   resolve: {
@@ -74,7 +74,7 @@ export default defineConfig({
         extends: true,
         resolve: {
           alias: EXAMPLE_DEPENDENCIES.map((name) => ({
-            find: new RegExp(`^${escape(name)}(/.*)?$`),
+            find: new RegExp(`^${escapeRegExp(name)}(/.*)?$`),
             replacement: `${here("./examples/node_modules/")}${name}$1`,
           })),
         },
