@@ -1,6 +1,7 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { holdsAnswers } from "./fake-time.js";
 import { FAIL_ON_UNHANDLED } from "./msw.js";
 
 /** What a test handler saw of one request. */
@@ -22,6 +23,9 @@ export const LIVE_KEY = "mock_sk_live_8d2e6f0a13";
 export function useRecordingServer() {
   const requests: Recorded[] = [];
   let queue: Array<() => Response | Promise<Response>> = [];
+  // Answers under way (a delayed answer is held back on purpose): fake time may pass while they wait.
+  let answering = 0;
+  holdsAnswers(() => answering);
   const server = setupServer(
     http.all(`${BASE_URL}/*`, async ({ request }) => {
       requests.push({
@@ -31,7 +35,12 @@ export function useRecordingServer() {
         body: await request.text(),
       });
       const next = queue.length > 1 ? queue.shift() : queue[0];
-      return next ? next() : HttpResponse.json({});
+      answering++;
+      try {
+        return await (next ? next() : HttpResponse.json({}));
+      } finally {
+        answering--;
+      }
     }),
   );
   beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
