@@ -1,8 +1,8 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll } from "vitest";
-import { holdsAnswers } from "./fake-time.js";
 import { FAIL_ON_UNHANDLED } from "./msw.js";
+import { holdsAnswers } from "./time.js";
 
 /** What a test handler saw of one request. */
 export interface Recorded {
@@ -35,11 +35,18 @@ export function useRecordingServer() {
         body: await request.text(),
       });
       const next = queue.length > 1 ? queue.shift() : queue[0];
+      // An answer held back ends when the client gives up on it (a timeout, an abort).
+      let holding = true;
+      const release = () => {
+        if (holding) answering--;
+        holding = false;
+      };
       answering++;
+      request.signal.addEventListener("abort", release, { once: true });
       try {
         return await (next ? next() : HttpResponse.json({}));
       } finally {
-        answering--;
+        release();
       }
     }),
   );

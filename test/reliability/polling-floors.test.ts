@@ -13,6 +13,7 @@ import {
   UserAbortError,
 } from "../../src/index.js";
 import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
+import { waitUntil } from "../helpers/time.js";
 import { activeTimers, SECRET_KEY, settle } from "./support.js";
 
 const mock = useRecordingServer();
@@ -186,7 +187,7 @@ describe("abort stops at once and leaves nothing behind", () => {
         },
       }),
     );
-    while (updates === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => updates > 0, "the first status");
     controller.abort(new Error("shutting down"));
     expect(await settledSoon(run)).toBe(true);
     const result = await run;
@@ -208,7 +209,7 @@ describe("abort stops at once and leaves nothing behind", () => {
     const baseline = activeTimers();
     const controller = new AbortController();
     const run = settle(() => wait({ signal: controller.signal }));
-    while (mock.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => mock.requests.length > 0, "the first status request");
     controller.abort();
     expect(await settledSoon(run)).toBe(true);
     expect(((await run) as { error: unknown }).error).toBeInstanceOf(UserAbortError);
@@ -234,7 +235,7 @@ describe("abort stops at once and leaves nothing behind", () => {
     const run = settle(() =>
       observed.payments.waitForFinal(PAYMENT, { signal: controller.signal, maxWaitMs: 60_000 }),
     );
-    while (!retried) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => retried, "the retry");
     controller.abort();
     expect(await settledSoon(run)).toBe(true);
     expect(((await run) as { error: unknown }).error).toBeInstanceOf(UserAbortError);

@@ -13,9 +13,9 @@ import {
 } from "../../src/index.js";
 import { failure } from "../helpers/assertions.js";
 import { DEFAULT_MERCHANT_ID as MERCHANT_ID, testClient } from "../helpers/clients.js";
-import { passTime, settle, trackCalls, useFakeTime } from "../helpers/fake-time.js";
 import { final, pending, SUCCEEDED } from "../helpers/fixtures.js";
 import { apiError, json, networkError, useRecordingServer } from "../helpers/recording-server.js";
+import { advanceUntilSettled, passTime, trackCalls, useFakeTime } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 // Polling waits on the fake clock: a deadline fires only after every answer due before it was read.
@@ -52,7 +52,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
 
   it("follows pollInMs until a final status and returns it", async () => {
     mock.respond(json(pending("requires_action", 5)), json(pending("processing", 5)), json(SUCCEEDED));
-    const result = await settle(wait());
+    const result = await advanceUntilSettled(wait());
     expect(result).toEqual(SUCCEEDED);
     expect(mock.requests).toHaveLength(3);
     expect(mock.requests.every((r) => r.method === "GET" && r.url.pathname === path)).toBe(true);
@@ -62,7 +62,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("waits at least pollInMs between polls", async () => {
     const { resource, gaps } = setup();
     mock.respond(json(pending("processing", 30)), json(pending("processing", 30)), json(SUCCEEDED));
-    await settle(resource.waitForFinal("pay_1", { minIntervalMs: 0, defaultIntervalMs: 1 }));
+    await advanceUntilSettled(resource.waitForFinal("pay_1", { minIntervalMs: 0, defaultIntervalMs: 1 }));
     expect(gaps()).toHaveLength(2);
     for (const gap of gaps()) expect(gap).toBeGreaterThanOrEqual(28);
   });
@@ -76,14 +76,14 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
       json(pending("processing")),
       json(SUCCEEDED),
     );
-    await settle(wait({ onUpdate: (status) => updates.push(status.status) }));
+    await advanceUntilSettled(wait({ onUpdate: (status) => updates.push(status.status) }));
     expect(updates).toEqual(["requires_action", "processing", "succeeded"]);
     expect(mock.requests).toHaveLength(5);
   });
 
   it.each(["succeeded", "failed", "expired", "cancelled"])("stops at the final status %s", async (status) => {
     mock.respond(json(status === "succeeded" ? SUCCEEDED : final(status)), json(pending("processing")));
-    const result = await settle(wait());
+    const result = await advanceUntilSettled(wait());
     expect(result.status).toBe(status);
     await idle();
     expect(mock.requests).toHaveLength(1);
@@ -92,7 +92,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("never polls faster than minIntervalMs, whatever pollInMs says", async () => {
     const { resource, gaps } = setup();
     mock.respond(json(pending("processing", 0)), json(pending("processing", 0)), json(SUCCEEDED));
-    await settle(resource.waitForFinal("pay_1", { minIntervalMs: 25, defaultIntervalMs: 1 }));
+    await advanceUntilSettled(resource.waitForFinal("pay_1", { minIntervalMs: 25, defaultIntervalMs: 1 }));
     expect(gaps()).toHaveLength(2);
     for (const gap of gaps()) expect(gap).toBeGreaterThanOrEqual(23);
   });
@@ -100,7 +100,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("never waits longer than maxIntervalMs, whatever pollInMs says", async () => {
     mock.respond(json(pending("processing", 600_000)), json(SUCCEEDED));
     // With the hint honoured this would wait ten minutes and the test would time out.
-    const result = await settle(wait({ maxIntervalMs: 5 }));
+    const result = await advanceUntilSettled(wait({ maxIntervalMs: 5 }));
     expect(result.status).toBe("succeeded");
   });
 
@@ -110,7 +110,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   ])("uses defaultIntervalMs when pollInMs is %s", async (_label, answer) => {
     const { resource, gaps } = setup();
     mock.respond(json(answer), json(SUCCEEDED));
-    await settle(resource.waitForFinal("pay_1", { minIntervalMs: 0, defaultIntervalMs: 30 }));
+    await advanceUntilSettled(resource.waitForFinal("pay_1", { minIntervalMs: 0, defaultIntervalMs: 30 }));
     expect(mock.requests).toHaveLength(2);
     expect(gaps()[0]).toBeGreaterThanOrEqual(28);
   });
@@ -118,7 +118,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("throws PollTimeoutError with the last status seen once maxWaitMs has passed", async () => {
     mock.respond(json(pending("processing", 5)));
     // Generous enough for the first answer on a loaded machine: the test is about what happens at the deadline.
-    const error = await settle(failure(() => wait({ maxWaitMs: 400 })));
+    const error = await advanceUntilSettled(failure(() => wait({ maxWaitMs: 400 })));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect(error).toMatchObject({ paymentId: "pay_1", lastStatus: "processing" });
     const count = mock.requests.length;
@@ -132,7 +132,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await settle(failure(() => wait({ maxWaitMs: 40 })));
+    const error = await advanceUntilSettled(failure(() => wait({ maxWaitMs: 40 })));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastStatus).toBeUndefined();
   });
@@ -164,7 +164,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   });
 
   it("sends nothing when the signal is already aborted", async () => {
-    const error = await settle(failure(() => wait({ signal: AbortSignal.abort() })));
+    const error = await advanceUntilSettled(failure(() => wait({ signal: AbortSignal.abort() })));
     expect(error).toBeInstanceOf(UserAbortError);
     expect(mock.requests).toHaveLength(0);
   });
@@ -179,7 +179,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
       json(SUCCEEDED),
     );
     const updates: string[] = [];
-    const result = await settle(wait({ onUpdate: (s) => updates.push(s.status) }));
+    const result = await advanceUntilSettled(wait({ onUpdate: (s) => updates.push(s.status) }));
     expect(result).toEqual(SUCCEEDED);
     expect(mock.requests).toHaveLength(6);
     expect(updates).toEqual(["processing", "succeeded"]);
@@ -187,14 +187,14 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
 
   it("keeps the status seen before a transient error as lastStatus on timeout", async () => {
     mock.respond(json(pending("requires_action")), apiError(503, "unavailable"));
-    const error = await settle(failure(() => wait({ maxWaitMs: 50 })));
+    const error = await advanceUntilSettled(failure(() => wait({ maxWaitMs: 50 })));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect((error as PollTimeoutError).lastStatus).toBe("requires_action");
   });
 
   it("ends at a non-transient error (404) and sends nothing more", async () => {
     mock.respond(json(pending("processing")), apiError(404, "not_found"), json(SUCCEEDED));
-    const error = await settle(failure(() => wait()));
+    const error = await advanceUntilSettled(failure(() => wait()));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(mock.requests).toHaveLength(2);
     await idle();
@@ -204,7 +204,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it('keeps polling an unknown non-final status such as "on_hold"', async () => {
     const updates: string[] = [];
     mock.respond(json(pending("on_hold")), json(pending("on_hold")), json(SUCCEEDED));
-    const result = await settle(wait({ onUpdate: (s) => updates.push(s.status) }));
+    const result = await advanceUntilSettled(wait({ onUpdate: (s) => updates.push(s.status) }));
     expect(result.status).toBe("succeeded");
     expect(mock.requests).toHaveLength(3);
     expect(updates).toEqual(["on_hold", "succeeded"]);
@@ -212,14 +212,14 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
 
   it("ends with ResponseValidationError when an unknown status claims to be final", async () => {
     mock.respond(json(pending("processing")), json({ status: "on_hold", isFinal: true, pollInMs: null }));
-    const error = await settle(failure(() => wait()));
+    const error = await advanceUntilSettled(failure(() => wait()));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(mock.requests).toHaveLength(2);
   });
 
   it("uses options.merchantId for every poll", async () => {
     mock.respond(json(pending("processing")), json(SUCCEEDED));
-    await settle(wait({ merchantId: "mrch_other" }));
+    await advanceUntilSettled(wait({ merchantId: "mrch_other" }));
     expect(mock.requests.map((r) => r.headers.get("merchant-id"))).toEqual(["mrch_other", "mrch_other"]);
   });
 
@@ -229,7 +229,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     [{ defaultIntervalMs: Number.NaN }, "options.defaultIntervalMs"],
     [{ maxIntervalMs: Number.POSITIVE_INFINITY }, "options.maxIntervalMs"],
   ])("refuses poll options %o on %s and sends nothing", async (options, field) => {
-    const error = await settle(failure(() => setup().resource.waitForFinal("pay_1", options)));
+    const error = await advanceUntilSettled(failure(() => setup().resource.waitForFinal("pay_1", options)));
     expect(error).toBeInstanceOf(InputValidationError);
     expect((error as InputValidationError).field).toBe(field);
     expect(mock.requests).toHaveLength(0);
@@ -243,7 +243,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
       json(SUCCEEDED),
     );
     const seen: PaymentStatusResult[] = [];
-    await settle(
+    await advanceUntilSettled(
       (async () => {
         for await (const status of setup().resource.watch("pay_1", { minIntervalMs: 0 })) seen.push(status);
       })(),
@@ -274,7 +274,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("watch throws PollTimeoutError from the loop at the deadline", async () => {
     mock.respond(json(pending("processing", 5)));
     const seen: string[] = [];
-    const error = await settle(
+    const error = await advanceUntilSettled(
       failure(async () => {
         for await (const status of setup().resource.watch("pay_1", { minIntervalMs: 0, maxWaitMs: 40 })) {
           seen.push(status.status);
@@ -288,7 +288,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
   it("watch stops with UserAbortError on abort", async () => {
     mock.respond(json(pending("processing", 600_000)));
     const controller = new AbortController();
-    const error = await settle(
+    const error = await advanceUntilSettled(
       failure(async () => {
         for await (const _ of setup().resource.watch("pay_1", {
           signal: controller.signal,
@@ -319,14 +319,16 @@ describe("a status is final only when isFinal is true and the status is a docume
     ["succeeded with isFinal 1", { status: "succeeded", isFinal: 1, pollInMs: null }],
   ])("%s keeps polling to the deadline", async (_label, answer) => {
     mock.respond(json(answer));
-    const error = await settle(failure(() => tolerant().waitForFinal("pay_1", poll)));
+    const error = await advanceUntilSettled(failure(() => tolerant().waitForFinal("pay_1", poll)));
     expect(error).toBeInstanceOf(PollTimeoutError);
     expect(mock.requests.length).toBeGreaterThan(1);
   });
 
   it("a contradictory answer followed by a consistent final one ends at the consistent one", async () => {
     mock.respond(json({ status: "succeeded", isFinal: false, pollInMs: 1 }), json(SUCCEEDED));
-    const result = await settle(tolerant().waitForFinal("pay_1", { ...poll, maxWaitMs: 60_000 }));
+    const result = await advanceUntilSettled(
+      tolerant().waitForFinal("pay_1", { ...poll, maxWaitMs: 60_000 }),
+    );
     expect(result).toEqual(SUCCEEDED);
   });
 });
