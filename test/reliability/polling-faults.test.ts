@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient, NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
+import { onFakeTime, trackCalls } from "../helpers/time.js";
 import { activeTimers, expectNoSecret, settle, useMockServer } from "./support.js";
 
 const server = useMockServer({ pollInMs: 5 });
@@ -109,7 +110,11 @@ describe("waitForFinal survives transient failures within its deadline", () => {
   it("names the last status seen when the deadline passes", async () => {
     const id = await newPayment();
     const sdk = client((n) => n === 2 && server().service.markProcessing(id));
-    const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, maxWaitMs: 100 }));
+    // Fake time: the deadline passes after the polls that fit in 100 ms, however slow the machine is.
+    const payments = trackCalls(sdk.payments, "status");
+    const result = await onFakeTime(() =>
+      settle(() => payments.waitForFinal(id, { ...POLL, maxWaitMs: 100 })),
+    );
     expect((result as { error: unknown }).error).toMatchObject({
       name: "PollTimeoutError",
       lastStatus: "processing",
