@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { delay, HttpResponse } from "msw";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIError,
   AuthenticationError,
@@ -33,6 +33,7 @@ import {
   TEST_KEY,
   useRecordingServer,
 } from "../helpers/recording-server.js";
+import { waitUntil } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 /** Retry-After up to 50 ms is honoured, so that the tests can see it uncapped. */
@@ -363,7 +364,7 @@ describe("timeouts and abort", () => {
     });
     const controller = new AbortController();
     const pending = failure(() => client().merchants.retrieve("mrch_1", { signal: controller.signal }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the request");
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
   });
@@ -373,7 +374,7 @@ describe("timeouts and abort", () => {
     const controller = new AbortController();
     const slow = client({ retry: { ...FAST_RETRY, maxRetryAfterMs: 60_000 } });
     const pending = failure(() => slow.merchants.retrieve("mrch_1", { signal: controller.signal }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the request");
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
     expect(mock.requests).toHaveLength(1);

@@ -15,7 +15,7 @@ import { failure } from "../helpers/assertions.js";
 import { DEFAULT_MERCHANT_ID as MERCHANT_ID, testClient } from "../helpers/clients.js";
 import { final, pending, SUCCEEDED } from "../helpers/fixtures.js";
 import { apiError, json, networkError, useRecordingServer } from "../helpers/recording-server.js";
-import { advanceUntilSettled, passTime, trackCalls, useFakeTime } from "../helpers/time.js";
+import { advanceUntilSettled, passTime, trackCalls, useFakeTime, waitUntil } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 // Polling waits on the fake clock: a deadline fires only after every answer due before it was read.
@@ -141,7 +141,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     mock.respond(json(pending("processing", 600_000)));
     const controller = new AbortController();
     const pendingWait = failure(() => wait({ signal: controller.signal, maxIntervalMs: 600_000 }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the first poll");
     controller.abort();
     // Were the abort ignored, the ten-minute wait would outlast the test's timeout.
     expect(await pendingWait).toBeInstanceOf(UserAbortError);
@@ -156,7 +156,7 @@ describe.each(FLOWS)("$name.waitForFinal / $name.watch", ({ path, of }) => {
     });
     const controller = new AbortController();
     const pendingWait = failure(() => wait({ signal: controller.signal }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the first poll");
     controller.abort("order cancelled");
     const error = await pendingWait;
     expect(error).toBeInstanceOf(UserAbortError);
