@@ -135,3 +135,17 @@ export async function waitUntil(condition: () => boolean, what: string): Promise
     await turn();
   }
 }
+
+/**
+ * Whether `promise` settles within `turns` event-loop turns: "at once" without a clock. For work that is all in
+ * process (MSW, the in-process mock), so the number of turns it needs does not depend on the machine's load.
+ */
+export async function settlesWithinTurns(promise: Promise<unknown>, turns = 100): Promise<boolean> {
+  let settled = false;
+  const mark = () => {
+    settled = true;
+  };
+  promise.then(mark, mark);
+  for (let i = 0; i < turns && !settled; i++) await turn();
+  return settled;
+}
