@@ -17,7 +17,7 @@ import {
 } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
-import { settle } from "./support.js";
+import { settle } from "../helpers/outcomes.js";
 
 const service = createMockService({ pollInMs: 5 });
 const msw = setupServer(...service.handlers);

@@ -18,9 +18,10 @@ import {
   type RetryEvent,
   TimeoutError,
 } from "../../src/index.js";
+import { type FaultServer, type Step, startFaultServer } from "../helpers/fault-server.js";
 import { CREATED_AT, CREATED_MERCHANT, MERCHANT } from "../helpers/fixtures.js";
-import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
-import { expectNoSecret, flushRejections, SECRET_KEY, settle, trackUnhandledRejections } from "./support.js";
+import { flushRejections, settle, trackUnhandledRejections } from "../helpers/outcomes.js";
+import { expectNoSecret, SECRET_KEY } from "../helpers/secrets.js";
 
 // ---------------------------------------------------------------------------------------------
 // Operations: what each sends, whether a repeat is safe, and a valid answer

@@ -14,7 +14,9 @@ import {
   TimeoutError,
 } from "../../src/index.js";
 import type { MockFaultSpec } from "../../src/testing/index.js";
-import { expectNoSecret, settle, useMockServer } from "./support.js";
+import { useMockServer } from "../helpers/mock-server.js";
+import { settle } from "../helpers/outcomes.js";
+import { expectNoSecret } from "../helpers/secrets.js";
 
 const ASSET = "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";

@@ -12,8 +12,9 @@ import {
   type RequestOptions,
   toMinorUnits,
 } from "../../src/index.js";
+import { settle } from "../helpers/outcomes.js";
 import { BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
-import { SECRET_KEY, settle } from "./support.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 
 const mock = useRecordingServer();
 const RUNS = { numRuns: 100 };

@@ -11,7 +11,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { startMockServer } from "../../src/testing/index.js";
-import { activeTimers, flushRejections, trackUnhandledRejections } from "./support.js";
+import { activeTimers, flushRejections, trackUnhandledRejections } from "../helpers/outcomes.js";
 
 const WATCHERS = 1_000;
 const WARM_UP = 200;

@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient, NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
+import { useMockServer } from "../helpers/mock-server.js";
+import { activeTimers, settle } from "../helpers/outcomes.js";
+import { expectNoSecret } from "../helpers/secrets.js";
 import { onFakeTime, trackCalls } from "../helpers/time.js";
-import { activeTimers, expectNoSecret, settle, useMockServer } from "./support.js";
 
 const server = useMockServer({ pollInMs: 5 });
 

@@ -12,9 +12,10 @@ import {
   type PollOptions,
   UserAbortError,
 } from "../../src/index.js";
+import { activeTimers, settle } from "../helpers/outcomes.js";
 import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 import { waitUntil } from "../helpers/time.js";
-import { activeTimers, SECRET_KEY, settle } from "./support.js";
 
 const mock = useRecordingServer();
 const PAYMENT = "pay_poll1";

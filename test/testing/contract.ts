@@ -11,9 +11,9 @@ import {
   createCheckout,
   createPayment,
   type Harness,
+  type MockTransport,
   TEST_ASSET_BASE_SEPOLIA,
-  type Transport,
-} from "./harness.js";
+} from "../helpers/mock-harness.js";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -41,7 +41,7 @@ const TWO_ACCOUNTS: MockSeed = {
   ],
 };
 
-export function defineContract(t: Transport): void {
+export function defineContract(t: MockTransport): void {
   const setup = t.setup;
 
   describe(`${t.name}: authentication`, () => {
