@@ -12,10 +12,10 @@ import {
   CheckoutReturnError,
   InputValidationError,
   InternalServerError,
-  MerchantPaymentsClient,
   type VerifyReturnParams,
 } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
+import { testClient } from "../helpers/clients.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { settle } from "../helpers/outcomes.js";
 
@@ -27,12 +27,7 @@ afterAll(() => msw.close());
 
 const SUCCESS = "https://shop.example/checkout/success";
 const ERROR = "https://shop.example/checkout/error";
-const sdk = new MerchantPaymentsClient({
-  apiKey: service.keys.test,
-  baseUrl: service.baseUrl,
-  merchantId: service.merchantId,
-  maxRetries: 0,
-});
+const sdk = testClient(service, { maxRetries: 0 });
 
 async function checkout(): Promise<string> {
   const { paymentId } = await sdk.checkout.create({

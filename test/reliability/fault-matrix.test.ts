@@ -10,7 +10,7 @@ import {
   type ClientOptions,
   ConnectionError,
   InternalServerError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   MerchantPaymentsError,
   RateLimitError,
   type RequestOptions,
@@ -18,6 +18,7 @@ import {
   type RetryEvent,
   TimeoutError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 import { type FaultServer, type Step, startFaultServer } from "../helpers/fault-server.js";
 import { CREATED_AT, CREATED_MERCHANT, MERCHANT } from "../helpers/fixtures.js";
 import { flushRejections, settle, trackUnhandledRejections } from "../helpers/outcomes.js";
@@ -364,7 +365,7 @@ afterAll(async () => {
 });
 
 function client(baseUrl: string, retries: RetryEvent[], options: ClientOptions = {}): MerchantPaymentsClient {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl,
     merchantId: "mrch_default",

@@ -14,6 +14,7 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 import { type Step, useFaultServer } from "../helpers/fault-server.js";
 import { settle } from "../helpers/outcomes.js";
 import { SECRET_KEY } from "../helpers/secrets.js";
@@ -21,7 +22,7 @@ import { SECRET_KEY } from "../helpers/secrets.js";
 const server = useFaultServer();
 
 function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl: server.url,
     merchantId: "mrch_hostile",

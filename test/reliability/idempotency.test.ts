@@ -8,12 +8,13 @@ import { describe, expect, it } from "vitest";
 import {
   ConnectionError,
   InternalServerError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   type RequestOptions,
   ResponseValidationError,
   TimeoutError,
 } from "../../src/index.js";
 import type { MockFaultSpec } from "../../src/testing/index.js";
+import { testClient } from "../helpers/clients.js";
 import { useMockServer } from "../helpers/mock-server.js";
 import { settle } from "../helpers/outcomes.js";
 import { expectNoSecret } from "../helpers/secrets.js";
@@ -24,10 +25,7 @@ const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";
 const server = useMockServer();
 
 function client(options: { timeoutMs?: number; maxRetries?: number } = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: server().service.keys.test,
-    baseUrl: server().url,
-    merchantId: server().service.merchantId,
+  return testClient(server().service, {
     timeoutMs: options.timeoutMs ?? 2_000,
     maxRetries: options.maxRetries ?? 2,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },

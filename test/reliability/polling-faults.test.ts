@@ -5,7 +5,8 @@
  * with its typed error. Each poll is one request (maxRetries 0), so the faults reach the polling loop itself.
  */
 import { describe, expect, it } from "vitest";
-import { MerchantPaymentsClient, NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
+import { NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 import { useMockServer } from "../helpers/mock-server.js";
 import { activeTimers, settle } from "../helpers/outcomes.js";
 import { expectNoSecret } from "../helpers/secrets.js";
@@ -16,10 +17,7 @@ const server = useMockServer({ pollInMs: 5 });
 /** A client whose every status request is counted; `onPoll(n)` runs before request n (1-based) goes out. */
 function client(onPoll: (n: number) => void = () => {}, timeoutMs = 2_000) {
   let n = 0;
-  return new MerchantPaymentsClient({
-    apiKey: server().service.keys.test,
-    baseUrl: server().url,
-    merchantId: server().service.merchantId,
+  return testClient(server().service, {
     maxRetries: 0,
     timeoutMs,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },

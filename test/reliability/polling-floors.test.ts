@@ -12,6 +12,7 @@ import {
   type PollOptions,
   UserAbortError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 import { activeTimers, settle } from "../helpers/outcomes.js";
 import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
 import { SECRET_KEY } from "../helpers/secrets.js";
@@ -37,9 +38,8 @@ const SUCCEEDED = json({
 
 function client(options: ClientOptions = {}) {
   polls = [];
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
-    baseUrl: BASE_URL,
     merchantId: "mrch_poll",
     maxRetries: 0,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 60_000 },

@@ -21,6 +21,7 @@ import {
   TimeoutError,
   UserAbortError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 import { type Step, useFaultServer } from "../helpers/fault-server.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 import { settle } from "../helpers/outcomes.js";
@@ -30,7 +31,7 @@ const server = useFaultServer();
 
 const reported: unknown[] = [];
 function client(options: { timeoutMs?: number; baseUrl?: string } = {}) {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl: options.baseUrl ?? server.url,
     merchantId: "mrch_secret",
