@@ -4,17 +4,14 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/hono/app.js";
 import { openOrders } from "../../examples/shared/orders.js";
+import { testClient } from "../helpers/clients.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 // The service as MSW handlers (https://mock.merchant-payments.test); the Hono app is called in process.
 const mock = createMockService({ pollInMs: 20 });
 const msw = setupServer(...mock.handlers);
 const fulfilled: string[] = [];
-const client = new MerchantPaymentsClient({
-  apiKey: mock.keys.test,
-  baseUrl: mock.baseUrl,
-  merchantId: mock.merchantId,
-});
+const client = testClient(mock);
 // Embedded PGlite in memory: creating it takes a few seconds, so once for the file.
 const orders = await openOrders({ dataDir: "memory://" });
 const app = createApp(client, orders, {

@@ -1,7 +1,8 @@
-import { MerchantPaymentsClient, NotFoundError } from "merchant-payments";
+import { NotFoundError } from "merchant-payments";
 import { createMockService } from "merchant-payments/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mapWithConcurrency, settlePending } from "../../examples/worker.js";
+import { testClient } from "../helpers/clients.js";
 import { onFakeTime, settlesWithinTurns, trackCalls, waitUntil } from "../helpers/time.js";
 
 const mock = createMockService({ pollInMs: 10 });
@@ -28,12 +29,7 @@ const trackingFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
-const client = new MerchantPaymentsClient({
-  apiKey: mock.keys.test,
-  baseUrl: mock.baseUrl,
-  merchantId: mock.merchantId,
-  fetch: trackingFetch,
-});
+const client = testClient(mock, { fetch: trackingFetch });
 const FAST = { minIntervalMs: 5, maxIntervalMs: 20 };
 
 async function createPayments(n: number): Promise<string[]> {
