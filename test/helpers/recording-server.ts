@@ -1,7 +1,6 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { FAIL_ON_UNHANDLED } from "./msw.js";
+import { afterEach } from "vitest";
+import { useMswServer } from "./msw.js";
 import { holdsAnswers } from "./time.js";
 
 /** What a test handler saw of one request. */
@@ -26,7 +25,7 @@ export function useRecordingServer() {
   // Answers under way (a delayed answer is held back on purpose): fake time may pass while they wait.
   let answering = 0;
   holdsAnswers(() => answering);
-  const server = setupServer(
+  const server = useMswServer(
     http.all(`${BASE_URL}/*`, async ({ request }) => {
       requests.push({
         method: request.method,
@@ -50,13 +49,10 @@ export function useRecordingServer() {
       }
     }),
   );
-  beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
   afterEach(() => {
     requests.length = 0;
     queue = [];
-    server.resetHandlers();
   });
-  afterAll(() => server.close());
   return {
     server,
     requests,

@@ -5,8 +5,7 @@
  * payment fulfils.
  */
 import fc from "fast-check";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type CheckoutOutcome,
   CheckoutReturnError,
@@ -16,14 +15,12 @@ import {
 } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
 import { testClient } from "../helpers/clients.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { useMswServer } from "../helpers/msw.js";
 import { settle } from "../helpers/outcomes.js";
 
 const service = createMockService({ pollInMs: 5 });
-const msw = setupServer(...service.handlers);
-beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
+const _msw = useMswServer(...service.handlers);
 afterEach(() => service.clearFaults());
-afterAll(() => msw.close());
 
 const SUCCESS = "https://shop.example/checkout/success";
 const ERROR = "https://shop.example/checkout/error";
