@@ -41,10 +41,15 @@ function installFakeTime(): void {
 }
 
 /** Runs `run` on fake time (see {@link advanceUntilSettled}) for one test, and goes back to real time after. */
-export async function onFakeTime<T>(run: () => Promise<T>): Promise<T> {
+export function onFakeTime<T>(run: () => Promise<T>): Promise<T> {
+  return withFakeTime(() => advanceUntilSettled(run()));
+}
+
+/** Runs `run` with fake time installed, the test driving the clock itself; goes back to real time after. */
+export async function withFakeTime<T>(run: () => Promise<T>): Promise<T> {
   installFakeTime();
   try {
-    return await advanceUntilSettled(run());
+    return await run();
   } finally {
     vi.useRealTimers();
   }

@@ -18,6 +18,7 @@ import { testClient } from "../helpers/clients.js";
 import { useMockServer } from "../helpers/mock-server.js";
 import { settle } from "../helpers/outcomes.js";
 import { expectNoSecret } from "../helpers/secrets.js";
+import { passTime, waitUntil, withFakeTime } from "../helpers/time.js";
 
 const ASSET = "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";
@@ -48,11 +49,34 @@ const LOST_ANSWERS: Array<[string, Omit<MockFaultSpec, "method" | "path">, numbe
   ["the answer comes after the timeout", { type: "latency", latencyMs: 400, after: true }, 100],
 ];
 
+/**
+ * Runs `call`. For an answer that comes after the client's timeout (the mock's latency fault), on fake time, in the
+ * order the test is about, whatever the machine's speed: the first attempt reaches the mock (which holds its answer),
+ * then the client's timeout passes, then the retry's back-off (at most 5 ms), and the retry is answered at once.
+ */
+async function lateAnswerOnFakeTime<T>(
+  fault: Omit<MockFaultSpec, "method" | "path">,
+  path: string,
+  timeoutMs: number,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (fault.type !== "latency") return call();
+  return withFakeTime(async () => {
+    const pending = call();
+    await waitUntil(() => logged("POST", path).length > 0, "the first attempt reaching the mock");
+    await passTime(timeoutMs);
+    await passTime(10);
+    return pending;
+  });
+}
+
 describe("merchants.create: a lost answer is retried and leaves exactly one merchant", () => {
   it.each(LOST_ANSWERS)("when %s", async (_label, fault, timeoutMs) => {
     const name = unique("Lost Answer Shop");
     server().service.injectFault({ ...fault, method: "POST", path: "/v1/merchants" });
-    const merchant = await client({ timeoutMs }).merchants.create({ name, email: "ops@shop.example" });
+    const merchant = await lateAnswerOnFakeTime(fault, "/v1/merchants", timeoutMs, () =>
+      client({ timeoutMs }).merchants.create({ name, email: "ops@shop.example" }),
+    );
 
     const attempts = logged("POST", "/v1/merchants");
     expect(attempts).toHaveLength(2);
@@ -125,9 +149,11 @@ describe("settlements.createCrypto: a lost answer is retried and registers the a
     const merchant = await client().merchants.create({ name: unique("Settling Shop"), email: "a@b.example" });
     const path = `/v1/merchants/${merchant.id}/settlements/crypto`;
     server().service.injectFault({ ...fault, method: "POST", path });
-    const result = await client({ timeoutMs }).settlements.createCrypto(merchant.id, [
-      { asset: ASSET, destination: DESTINATION },
-    ]);
+    const result = await lateAnswerOnFakeTime(fault, path, timeoutMs, () =>
+      client({ timeoutMs }).settlements.createCrypto(merchant.id, [
+        { asset: ASSET, destination: DESTINATION },
+      ]),
+    );
 
     const attempts = logged("POST", path);
     expect(attempts).toHaveLength(2);
@@ -217,7 +243,9 @@ describe("a POST without an idempotency key is never sent twice", () => {
     const referenceId = unique("order");
     const path = op.path(paymentId);
     server().service.injectFault({ ...fault, method: "POST", path });
-    const result = await settle(() => op.call(client({ timeoutMs, maxRetries: 5 }), paymentId, referenceId));
+    const result = await lateAnswerOnFakeTime(fault, path, timeoutMs, () =>
+      settle(() => op.call(client({ timeoutMs, maxRetries: 5 }), paymentId, referenceId)),
+    );
     expect(result.ok).toBe(false);
     const error = (result as { error: unknown }).error;
     expect(error).toBeInstanceOf(ErrorClass);
