@@ -33,7 +33,7 @@ import {
   TEST_KEY,
   useRecordingServer,
 } from "../helpers/recording-server.js";
-import { waitUntil } from "../helpers/time.js";
+import { passTime, waitUntil, withFakeTime } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 /** Retry-After up to 50 ms is honoured, so that the tests can see it uncapped. */
@@ -340,7 +340,16 @@ describe("timeouts and abort", () => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
+    // Fake time: each attempt reaches the mock before its 30 ms pass, however slow the machine is.
+    const error = await withFakeTime(async () => {
+      const pending = failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
+      await waitUntil(() => mock.requests.length === 1, "the first attempt");
+      await passTime(30);
+      await passTime(FAST_RETRY.maxDelayMs);
+      await waitUntil(() => mock.requests.length === 2, "the retry");
+      await passTime(30);
+      return pending;
+    });
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ timeoutMs: 30, method: "GET", path: "/v1/merchants/mrch_1" });
     expect(mock.requests).toHaveLength(2);
