@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * Node 25 and later warn in every worker that touches `localStorage` (msw's cookie store probes it) without a storage
@@ -9,23 +13,56 @@ const QUIET_WEBSTORAGE = process.allowedNodeEnvironmentFlags.has("--no-experimen
   ? ["--no-experimental-webstorage"]
   : [];
 
+/**
+ * Tests that need more than this process: a spawned process (the CLI), a browser (`*.e2e.test.ts`), the docs
+ * toolchain (typedoc, the README's blocks compiled and run), thousands of concurrent calls (load) or the budgets.
+ * They run in `npm test` and CI, not in the one-minute loop.
+ */
+const SLOW = [
+  "test/**/*.e2e.test.ts",
+  "test/docs/**/*.test.ts",
+  "test/budgets/**/*.test.ts",
+  "test/**/load.test.ts",
+  "test/testing/cli.test.ts",
+];
+
+/**
+ * Tests of the examples: they load the examples' own dependencies (web frameworks, databases), installed only for
+ * this lane with `npm ci --prefix examples` (see `examples/package.json`), so the root install stays light.
+ */
+const EXAMPLES = ["test/examples/**/*.test.ts", "examples/**/*.test.ts", "test/demo.test.ts"];
+
+/**
+ * A test file imports a framework directly (`next/server` beside the route handlers it calls): resolve the examples'
+ * dependencies from `examples/node_modules` for test files too, as Node does for the files under `examples/`.
+ */
+const EXAMPLE_DEPENDENCIES = Object.keys(
+  (JSON.parse(readFileSync(here("./examples/package.json"), "utf8")) as { devDependencies: object })
+    .devDependencies,
+).filter((name) => !name.startsWith("@types/"));
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * CI's msw 2 lane (`scripts/test-msw-2.sh`) installs msw 2 apart and names it here: every `msw` import (the tests'
+ * and the mock's `merchant-payments/testing/msw`) then resolves to it instead of the project's msw 3.
+ */
+const MSW_PACKAGE_DIR = process.env.MSW_PACKAGE_DIR;
+const MSW_ALIAS = MSW_PACKAGE_DIR
+  ? [{ find: /^msw(\/.*)?$/, replacement: `${resolve(MSW_PACKAGE_DIR)}$1` }]
+  : [];
+
 export default defineConfig({
   resolve: {
     // Examples import the package by name, as users would; resolve it to the sources (no build needed).
     alias: [
-      {
-        find: /^merchant-payments\/testing\/msw$/,
-        replacement: fileURLToPath(new URL("./src/testing/msw.ts", import.meta.url)),
-      },
-      {
-        find: /^merchant-payments\/testing$/,
-        replacement: fileURLToPath(new URL("./src/testing/index.ts", import.meta.url)),
-      },
-      { find: /^merchant-payments$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      { find: /^merchant-payments\/testing\/msw$/, replacement: here("./src/testing/msw.ts") },
+      { find: /^merchant-payments\/testing$/, replacement: here("./src/testing/index.ts") },
+      { find: /^merchant-payments$/, replacement: here("./src/index.ts") },
+      ...MSW_ALIAS,
     ],
   },
   test: {
-    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 15_000,
     hookTimeout: 15_000,
     // Tests talk to MSW in process or to servers on 127.0.0.1 only.
@@ -33,6 +70,32 @@ export default defineConfig({
     execArgv: QUIET_WEBSTORAGE,
     // Our tests read the service strictly: drift between the SDK, the mock and the document fails at once.
     env: { MERCHANT_PAYMENTS_RESPONSE_VALIDATION: "strict" },
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...SLOW, ...EXAMPLES],
+          typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
+        },
+      },
+      { extends: true, test: { name: "slow", include: SLOW, exclude: [...configDefaults.exclude] } },
+      {
+        extends: true,
+        resolve: {
+          alias: EXAMPLE_DEPENDENCIES.map((name) => ({
+            find: new RegExp(`^${escapeRegExp(name)}(/.*)?$`),
+            replacement: `${here("./examples/node_modules/")}${name}$1`,
+          })),
+        },
+        test: {
+          name: "examples",
+          include: EXAMPLES,
+          exclude: [...configDefaults.exclude],
+          globalSetup: [here("./test/helpers/examples-installed.ts")],
+        },
+      },
+    ],
   },
 });

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Makes sure Debian's Chromium is at /usr/bin/chromium for the browser tests (test/e2e).
+# Makes sure Debian's Chromium is at /usr/bin/chromium (or $CHROMIUM_PATH, as the tests read it) for the browser
+# tests (test/e2e). Fails when it is not there at the end: CI requires the browser tests to run.
 # Idempotent: does nothing when it is already installed. Uses apt-get only (Debian/Ubuntu);
 # never downloads a browser from anywhere else. Needs root (or sudo) when it has to install.
 set -euo pipefail
 
-CHROMIUM=/usr/bin/chromium
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
 
 if [ -x "$CHROMIUM" ]; then
   exit 0

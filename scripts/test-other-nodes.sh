@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs the unit suite under other Node majors, then (when `npm run test:package` left them in .tmp/consumer-deps) the
-# packed package's CommonJS and ES module consumers, each making one call through the mock. The binaries come from
-# the npm registry's `node` package (the only place this project may download from); each is installed once into
-# .tmp/node-<version>. Every version runs even when one fails; the exit status says whether any failed.
+# Runs the unit project of the suite (`vitest --project unit`) under other Node majors, then the packed package's
+# CommonJS and ES module consumers that `npm run test:package` left in .tmp/consumer-deps (missing: a failure), each
+# making one call through the mock. The binaries come from the npm registry's `node` package (the only place this
+# project may download from); each is installed once into .tmp/node-<version>. Every version runs even when one fails; the exit status says whether any failed.
 # A version before 22 (20) runs only the consumers, which must stop with the SDK's own "needs Node 22.12" message.
 #   bash scripts/test-other-nodes.sh 22 24 26 20
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# No version named is nothing checked, which must not pass.
+[ "$#" -gt 0 ] || { echo "usage: bash scripts/test-other-nodes.sh <major>..." >&2; exit 2; }
 failed=()
 for major in "$@"; do
   prefix=".tmp/node-$major"
@@ -28,7 +30,7 @@ for major in "$@"; do
     continue
   fi
   echo "== unit tests on Node $("$node_bin" --version)"
-  "$node_bin" node_modules/vitest/vitest.mjs run --reporter=dot ||
+  "$node_bin" node_modules/vitest/vitest.mjs run --project unit --reporter=dot ||
     failed+=("Node $major (unit tests)")
   if [ -f .tmp/consumer-deps/cjs.cjs ]; then
     echo "== the packed package from CommonJS and ES modules on Node $("$node_bin" --version)"

@@ -1,23 +1,20 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigurationError, InputValidationError, MerchantPaymentsClient } from "../src/index.js";
 import { createMockService } from "../src/testing/index.js";
-import { FAIL_ON_UNHANDLED } from "./helpers/msw.js";
+import { useMswServer } from "./helpers/msw.js";
 import { LIVE_KEY, TEST_KEY } from "./helpers/recording-server.js";
 
 // A mock service reached by name over plain http, as in Docker Compose or a CI service container. MSW answers in
 // process: nothing leaves this machine.
 const MOCK_URL = "http://payments-mock:4010";
 const seen: Array<{ url: string; apiKey: string | null }> = [];
-const server = setupServer(
+const _server = useMswServer(
   http.get(`${MOCK_URL}/v1/payments/:id/status`, ({ request }) => {
     seen.push({ url: request.url, apiKey: request.headers.get("api-key") });
     return HttpResponse.json({ status: "processing", isFinal: false, pollInMs: 5 });
   }),
 );
-beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
-afterAll(() => server.close());
 
 describe("a mock service over plain http on another host", () => {
   it("is reached with allowInsecureHttp and a test-mode key", async () => {

@@ -103,10 +103,18 @@ describe("checkout integration", () => {
   it("waits for a payment that is still confirming when the buyer returns", async () => {
     const payment = await checkout();
     mock.markProcessing(payment.id); // submitted on-chain, not confirmed yet
-    setTimeout(() => mock.completePayment(payment.id), 200); // confirmed while the return page waits
+    // Confirmed while the return page waits: on its second status poll (the first one saw "processing"). MSW's
+    // life-cycle events say when a request arrives, so nothing here races a timer.
+    let polls = 0;
+    const confirmOnSecondPoll = ({ request }: { request: Request }) => {
+      if (request.url.endsWith(`/${payment.id}/status`) && ++polls === 2) mock.completePayment(payment.id);
+    };
+    server.events.on("request:start", confirmOnSecondPoll);
     const res = await follow(
       `https://shop.example/checkout/success?order=${payment.referenceId}&payment_id=${payment.id}`,
     );
+    server.events.removeListener("request:start", confirmOnSecondPoll);
+    expect(polls).toBeGreaterThanOrEqual(2);
     expect(res.status).toBe(200);
     expect(shipped).toEqual([payment.referenceId]);
   });

@@ -4,8 +4,8 @@
  */
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { MerchantPaymentsClient } from "../../src/index.js";
 import { createMockService } from "../../src/testing/index.js";
+import { testClient } from "../helpers/clients.js";
 
 const POLL_IN_MS = 20;
 
@@ -18,12 +18,7 @@ function setup() {
     if (id) statusRequests.set(id, (statusRequests.get(id) ?? 0) + 1);
     return service.fetch(input, init);
   };
-  const client = new MerchantPaymentsClient({
-    apiKey: service.keys.test,
-    baseUrl: service.baseUrl,
-    merchantId: service.merchantId,
-    fetch: countingFetch,
-  });
+  const client = testClient(service, { fetch: countingFetch });
   const createPayments = async (n: number) => {
     const created = await Promise.all(
       Array.from({ length: n }, (_, i) =>

@@ -5,8 +5,9 @@
  */
 import { fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { MerchantPaymentsClient } from "../../src/index.js";
+import type { MerchantPaymentsClient } from "../../src/index.js";
 import { type MockServer, startMockServer } from "../../src/testing/index.js";
+import { testClient } from "../helpers/clients.js";
 
 let server: MockServer;
 beforeAll(async () => {
@@ -16,12 +17,7 @@ afterAll(() => server.close());
 beforeEach(() => server.service.reset());
 
 function client(fetch: typeof globalThis.fetch): MerchantPaymentsClient {
-  return new MerchantPaymentsClient({
-    apiKey: server.service.keys.test,
-    baseUrl: server.url,
-    merchantId: server.service.merchantId,
-    fetch,
-  });
+  return testClient(server.service, { fetch });
 }
 
 const apiRequests = () => server.service.requests.filter((r) => r.path.startsWith("/v1/"));

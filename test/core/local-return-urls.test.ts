@@ -1,20 +1,17 @@
 import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { InputValidationError, MerchantPaymentsClient } from "../../src/index.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { useMswServer } from "../helpers/msw.js";
 
 const LOCAL_MOCK = "http://127.0.0.1:4010";
 const REMOTE = "https://api.merchant-payments.test";
 const bodies: unknown[] = [];
-const server = setupServer(
+const _server = useMswServer(
   http.post("*/v1/merchant/payment", async ({ request }) => {
     bodies.push(await request.json());
     return HttpResponse.json({ paymentId: "pay_1", gatewayUrl: `${LOCAL_MOCK}/portal/pay_1` });
   }),
 );
-beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
-afterAll(() => server.close());
 
 const input = {
   referenceId: "order-1",

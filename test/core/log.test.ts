@@ -6,6 +6,7 @@ import winston from "winston";
 import type { ClientOptions, Logger } from "../../src/index.js";
 import { FAST_RETRY, testClient } from "../helpers/clients.js";
 import { apiError, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { waitUntil } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 const PROCESSING = { status: "processing", isFinal: false, pollInMs: 5 };
@@ -85,7 +86,7 @@ describe("winston renders the SDK's lines with their fields", () => {
   it("keeps the message as winston's message and the fields as its meta (json format)", async () => {
     const out = collector();
     await callWithOneRetry({ logger: winstonTo(out.stream), logLevel: "debug" });
-    await vi.waitFor(() => expect(sdkLines(jsonLines(out.text())).length).toBeGreaterThanOrEqual(3));
+    await waitUntil(() => sdkLines(jsonLines(out.text())).length >= 3, "three log lines");
     const lines = sdkLines(jsonLines(out.text()));
     expect(lines.map((line) => line.level)).toEqual(expect.arrayContaining(["debug", "warn"]));
     expect(lines.every(hasNumericField)).toBe(true);
@@ -95,7 +96,7 @@ describe("winston renders the SDK's lines with their fields", () => {
   it("prints message and fields with the simple format", async () => {
     const out = collector();
     await callWithOneRetry({ logger: winstonTo(out.stream, winston.format.simple()) });
-    await vi.waitFor(() => expect(out.text()).toContain("warn: merchant-payments: "));
+    await waitUntil(() => out.text().includes("warn: merchant-payments: "), "the warning line");
     expect(out.text()).not.toContain("[object Object]");
     expect(out.text()).toMatch(/warn: merchant-payments: .*\{.*"attempt":1/);
   });

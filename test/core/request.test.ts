@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { delay, HttpResponse } from "msw";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   APIError,
   AuthenticationError,
@@ -33,6 +33,7 @@ import {
   TEST_KEY,
   useRecordingServer,
 } from "../helpers/recording-server.js";
+import { passTime, waitUntil, withFakeTime } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 /** Retry-After up to 50 ms is honoured, so that the tests can see it uncapped. */
@@ -339,7 +340,16 @@ describe("timeouts and abort", () => {
       await delay("infinite");
       return HttpResponse.json({});
     });
-    const error = await failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
+    // Fake time: each attempt reaches the mock before its 30 ms pass, however slow the machine is.
+    const error = await withFakeTime(async () => {
+      const pending = failure(() => client({ timeoutMs: 30, maxRetries: 1 }).merchants.retrieve("mrch_1"));
+      await waitUntil(() => mock.requests.length === 1, "the first attempt");
+      await passTime(30);
+      await passTime(FAST_RETRY.maxDelayMs);
+      await waitUntil(() => mock.requests.length === 2, "the retry");
+      await passTime(30);
+      return pending;
+    });
     expect(error).toBeInstanceOf(TimeoutError);
     // "Try again later" is one instanceof: no response in time is a kind of no response.
     expect(error).toBeInstanceOf(ConnectionError);
@@ -365,7 +375,7 @@ describe("timeouts and abort", () => {
     });
     const controller = new AbortController();
     const pending = failure(() => client().merchants.retrieve("mrch_1", { signal: controller.signal }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the request");
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
   });
@@ -375,7 +385,7 @@ describe("timeouts and abort", () => {
     const controller = new AbortController();
     const slow = client({ retry: { ...FAST_RETRY, maxRetryAfterMs: 60_000 } });
     const pending = failure(() => slow.merchants.retrieve("mrch_1", { signal: controller.signal }));
-    await vi.waitFor(() => expect(mock.requests).toHaveLength(1));
+    await waitUntil(() => mock.requests.length > 0, "the request");
     controller.abort();
     expect(await pending).toBeInstanceOf(UserAbortError);
     expect(mock.requests).toHaveLength(1);

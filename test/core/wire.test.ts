@@ -11,10 +11,11 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   APIError,
   type ClientOptions,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   ResponseTooLargeError,
   TimeoutError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
 
 /** What a test server saw: connections opened and closed, and bytes it wrote. */
 interface Seen {
@@ -66,7 +67,7 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse) => void
 }
 
 function client(url: string, options: ClientOptions = {}): MerchantPaymentsClient {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: "mock_test_sk_WireTests0123456789",
     baseUrl: url,
     merchantId: "mrch_wire",

@@ -1,6 +1,6 @@
 /** The browser tests say why they skip, and fail instead when CI requires a browser. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { browserSkipReason, missingBrowser } from "./browser.js";
+import { browserRequired, browserSkipReason, missingBrowser } from "./browser.js";
 
 const ABSENT = "/nonexistent/chromium";
 
@@ -23,6 +23,13 @@ describe("browser tests without a browser", () => {
     expect(browserSkipReason("portal", { path: ABSENT, requireBrowser: true })).toBeNull();
     expect(missingBrowser(ABSENT)).toContain("bash scripts/ensure-chromium.sh");
     expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("are required in any CI (CI=true) as with REQUIRE_BROWSER=1, and only there", () => {
+    expect(browserRequired({ CI: "true" })).toBe(true);
+    expect(browserRequired({ REQUIRE_BROWSER: "1" })).toBe(true);
+    expect(browserRequired({})).toBe(false);
+    expect(browserRequired({ CI: "false", REQUIRE_BROWSER: "0" })).toBe(false);
   });
 
   it("do not skip when the browser is there", () => {

@@ -3,15 +3,20 @@
  *
  * The tests drive Debian's Chromium (`/usr/bin/chromium`, or `CHROMIUM_PATH`) through `playwright-core`,
  * which downloads no browser. Without one they skip with a message naming the fix, unless
- * `REQUIRE_BROWSER=1` (CI), where a missing browser fails the run.
+ * `REQUIRE_BROWSER=1` or `CI=true`, where a missing browser fails the run.
  */
 import { existsSync } from "node:fs";
 
 /** The Chromium binary the tests launch. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
-/** True when a missing browser must fail the run instead of skipping it (CI sets `REQUIRE_BROWSER=1`). */
-export const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER === "1";
+/** True when a missing browser must fail the run instead of skipping it: `REQUIRE_BROWSER=1`, or any CI (`CI=true`). */
+export function browserRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.REQUIRE_BROWSER === "1" || env.CI === "true";
+}
+
+/** {@link browserRequired} for this run. */
+export const REQUIRE_BROWSER = browserRequired();
 
 /** Flags for a headless Chromium in a container: no sandbox, no GPU, nothing that phones home. */
 export const CHROMIUM_ARGS = [

@@ -1,10 +1,10 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MerchantPaymentsClient } from "merchant-payments";
 import { type MockServer, startMockServer } from "merchant-payments/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/express/server.js";
 import { type Orders, openOrders } from "../../examples/shared/orders.js";
+import { testClient } from "../helpers/clients.js";
 
 // Both sides over real HTTP on 127.0.0.1: the mock service (a loopback baseUrl, so http return URLs are accepted)
 // and the shop's Express app on a free port.
@@ -28,10 +28,7 @@ const recordingFetch: typeof fetch = async (input, init) => {
 beforeAll(async () => {
   mock = await startMockServer({ pollInMs: 20 });
   orders = await openOrders({ dataDir: "memory://" }); // embedded PGlite: creating it takes a few seconds
-  const client = new MerchantPaymentsClient({
-    apiKey: mock.service.keys.test,
-    baseUrl: mock.url,
-    merchantId: mock.service.merchantId,
+  const client = testClient(mock.service, {
     fetch: recordingFetch,
     retry: { baseDelayMs: 1, maxDelayMs: 5 }, // keep the SDK's retries fast
   });

@@ -1,20 +1,16 @@
 import { MerchantPaymentsClient } from "merchant-payments";
 import { createMockService } from "merchant-payments/testing/msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createApp, type Order } from "../../examples/hono/app.js";
 import { openOrders } from "../../examples/shared/orders.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { testClient } from "../helpers/clients.js";
+import { useMswServer } from "../helpers/msw.js";
 
 // The service as MSW handlers (https://mock.merchant-payments.test); the Hono app is called in process.
 const mock = createMockService({ pollInMs: 20 });
-const msw = setupServer(...mock.handlers);
+const _msw = useMswServer(...mock.handlers);
 const fulfilled: string[] = [];
-const client = new MerchantPaymentsClient({
-  apiKey: mock.keys.test,
-  baseUrl: mock.baseUrl,
-  merchantId: mock.merchantId,
-});
+const client = testClient(mock);
 // Embedded PGlite in memory: creating it takes a few seconds, so once for the file.
 const orders = await openOrders({ dataDir: "memory://" });
 const app = createApp(client, orders, {
@@ -23,14 +19,12 @@ const app = createApp(client, orders, {
   onFulfil: (order) => void fulfilled.push(order.id),
 });
 
-beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 afterEach(() => {
   vi.restoreAllMocks();
   mock.reset();
   fulfilled.length = 0;
 });
 afterAll(async () => {
-  msw.close();
   await orders.close();
 });
 

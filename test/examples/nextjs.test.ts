@@ -1,17 +1,15 @@
 import { createMockService } from "merchant-payments/testing/msw";
-import { setupServer } from "msw/node";
 import { NextRequest } from "next/server";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET } from "../../examples/nextjs/app/api/checkout/return/route.js";
 import { POST } from "../../examples/nextjs/app/api/checkout/route.js";
 import { closeShop, shopOrders } from "../../examples/nextjs/lib/shop.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { useMswServer } from "../helpers/msw.js";
 
 // The route handlers are plain (Request) => Promise<Response> functions: call them as Next.js would.
 const mock = createMockService({ pollInMs: 20 });
-const msw = setupServer(...mock.handlers);
+const _msw = useMswServer(...mock.handlers);
 
-beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
 beforeEach(() => {
   vi.stubEnv("MERCHANT_PAYMENTS_API_KEY", mock.keys.test);
   vi.stubEnv("MERCHANT_PAYMENTS_BASE_URL", mock.baseUrl);
@@ -26,7 +24,6 @@ afterEach(() => {
   mock.reset();
 });
 afterAll(async () => {
-  msw.close();
   await closeShop();
 });
 

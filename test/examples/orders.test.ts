@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MerchantPaymentsClient } from "merchant-payments";
 import { createMockService } from "merchant-payments/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -13,17 +12,13 @@ import {
 } from "../../examples/shared/checkout-flow.js";
 import { type Orders, type OrdersLocation, openOrders } from "../../examples/shared/orders.js";
 import { settleOrders } from "../../examples/worker.js";
+import { testClient } from "../helpers/clients.js";
 
 // The shop's orders in the embedded database, on disk in a temporary directory (so a restart can reopen it), or
 // on the PostgreSQL server of SHOP_TEST_DATABASE_URL when set (the same SQL through `pg`). The service is the
 // bundled mock, answering in process through its own fetch function.
 const mock = createMockService({ pollInMs: 20 });
-const client = new MerchantPaymentsClient({
-  apiKey: mock.keys.test,
-  baseUrl: mock.baseUrl,
-  merchantId: mock.merchantId,
-  fetch: mock.fetch,
-});
+const client = testClient(mock, { fetch: mock.fetch });
 
 let dir: string;
 let location: OrdersLocation;

@@ -1,7 +1,9 @@
-import { MerchantPaymentsClient, NotFoundError } from "merchant-payments";
+import { NotFoundError } from "merchant-payments";
 import { createMockService } from "merchant-payments/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mapWithConcurrency, settlePending } from "../../examples/worker.js";
+import { testClient } from "../helpers/clients.js";
+import { onFakeTime, settlesWithinTurns, trackCalls, waitUntil } from "../helpers/time.js";
 
 const mock = createMockService({ pollInMs: 10 });
 
@@ -27,12 +29,7 @@ const trackingFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
-const client = new MerchantPaymentsClient({
-  apiKey: mock.keys.test,
-  baseUrl: mock.baseUrl,
-  merchantId: mock.merchantId,
-  fetch: trackingFetch,
-});
+const client = testClient(mock, { fetch: trackingFetch });
 const FAST = { minIntervalMs: 5, maxIntervalMs: 20 };
 
 async function createPayments(n: number): Promise<string[]> {
@@ -83,13 +80,13 @@ describe("examples/worker settlePending", () => {
   it("stops on abort: in-flight polls end at once and the rest never start", async () => {
     const ids = await createPayments(5); // never completed
     const shutdown = new AbortController();
-    const started = Date.now();
     const run = settlePending(client, ids, { concurrency: 2, signal: shutdown.signal, poll: FAST });
-    while (polls.size < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitUntil(() => polls.size >= 2, "two payments polled");
     shutdown.abort();
 
+    // At once: within a few event-loop turns, not after the next poll interval.
+    expect(await settlesWithinTurns(run)).toBe(true);
     const results = await run;
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(results.map((r) => r.outcome)).toEqual(Array(5).fill("aborted"));
     expect([...polls.keys()].sort()).toEqual(ids.slice(0, 2).sort());
     expect(mock.payments.map((p) => p.status)).toEqual(Array(5).fill("requires_action"));
@@ -98,10 +95,14 @@ describe("examples/worker settlePending", () => {
   it("reports a poll deadline and an unknown payment without failing the others", async () => {
     const [pending, paid] = await createPayments(2);
     mock.completePayment(paid!);
-    const results = await settlePending(client, [pending!, "pay_unknown", paid!], {
-      concurrency: 3,
-      poll: { ...FAST, maxWaitMs: 100 },
-    });
+    // Fake time: the 100 ms deadline passes after the polls that fit in it, however slow the machine is.
+    trackCalls(client.payments, "status");
+    const results = await onFakeTime(() =>
+      settlePending(client, [pending!, "pay_unknown", paid!], {
+        concurrency: 3,
+        poll: { ...FAST, maxWaitMs: 100 },
+      }),
+    );
     expect(results[0]).toEqual({ paymentId: pending, outcome: "timeout", lastStatus: "requires_action" });
     expect(results[1]).toMatchObject({ paymentId: "pay_unknown", outcome: "error" });
     expect(results[1]?.outcome === "error" && results[1].error).toBeInstanceOf(NotFoundError);

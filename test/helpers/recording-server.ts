@@ -1,7 +1,7 @@
 import { HttpResponse, http, type JsonBodyType } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll } from "vitest";
-import { FAIL_ON_UNHANDLED } from "./msw.js";
+import { afterEach } from "vitest";
+import { useMswServer } from "./msw.js";
+import { holdsAnswers } from "./time.js";
 
 /** What a test handler saw of one request. */
 export interface Recorded {
@@ -22,7 +22,10 @@ export const LIVE_KEY = "mock_sk_live_8d2e6f0a13";
 export function useRecordingServer() {
   const requests: Recorded[] = [];
   let queue: Array<() => Response | Promise<Response>> = [];
-  const server = setupServer(
+  // Answers under way (a delayed answer is held back on purpose): fake time may pass while they wait.
+  let answering = 0;
+  holdsAnswers(() => answering);
+  const server = useMswServer(
     http.all(`${BASE_URL}/*`, async ({ request }) => {
       requests.push({
         method: request.method,
@@ -31,16 +34,25 @@ export function useRecordingServer() {
         body: await request.text(),
       });
       const next = queue.length > 1 ? queue.shift() : queue[0];
-      return next ? next() : HttpResponse.json({});
+      // An answer held back ends when the client gives up on it (a timeout, an abort).
+      let holding = true;
+      const release = () => {
+        if (holding) answering--;
+        holding = false;
+      };
+      answering++;
+      request.signal.addEventListener("abort", release, { once: true });
+      try {
+        return await (next ? next() : HttpResponse.json({}));
+      } finally {
+        release();
+      }
     }),
   );
-  beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
   afterEach(() => {
     requests.length = 0;
     queue = [];
-    server.resetHandlers();
   });
-  afterAll(() => server.close());
   return {
     server,
     requests,

@@ -32,6 +32,7 @@ import {
   type MockServiceOptions,
   startMockServer,
 } from "../../src/testing/msw.js";
+import { testClient } from "../helpers/clients.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
 
 const POLL_IN_MS = 5;
@@ -118,10 +119,8 @@ describe.each([
 
   /** A test-mode client of the default account, with fast retries. */
   function client(options: ClientOptions = {}): MerchantPaymentsClient {
-    return new MerchantPaymentsClient({
-      apiKey: mock.keys.test,
+    return testClient(mock, {
       baseUrl,
-      merchantId: mock.merchantId,
       retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
       ...options,
     });

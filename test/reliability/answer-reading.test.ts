@@ -11,8 +11,9 @@ import {
   MerchantPaymentsClient,
   ResponseValidationError,
 } from "../../src/index.js";
-import { type Step, useFaultServer } from "./fault-server.js";
-import { SECRET_KEY, settle } from "./support.js";
+import { type Step, useFaultServer } from "../helpers/fault-server.js";
+import { settle } from "../helpers/outcomes.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 
 const server = useFaultServer();
 

@@ -5,34 +5,26 @@
  * payment fulfils.
  */
 import fc from "fast-check";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type CheckoutOutcome,
   CheckoutReturnError,
   InputValidationError,
   InternalServerError,
-  MerchantPaymentsClient,
   type VerifyReturnParams,
 } from "../../src/index.js";
 import { createMockService } from "../../src/testing/msw.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
-import { settle } from "./support.js";
+import { testClient } from "../helpers/clients.js";
+import { useMswServer } from "../helpers/msw.js";
+import { settle } from "../helpers/outcomes.js";
 
 const service = createMockService({ pollInMs: 5 });
-const msw = setupServer(...service.handlers);
-beforeAll(() => msw.listen(FAIL_ON_UNHANDLED));
+const _msw = useMswServer(...service.handlers);
 afterEach(() => service.clearFaults());
-afterAll(() => msw.close());
 
 const SUCCESS = "https://shop.example/checkout/success";
 const ERROR = "https://shop.example/checkout/error";
-const sdk = new MerchantPaymentsClient({
-  apiKey: service.keys.test,
-  baseUrl: service.baseUrl,
-  merchantId: service.merchantId,
-  maxRetries: 0,
-});
+const sdk = testClient(service, { maxRetries: 0 });
 
 async function checkout(): Promise<string> {
   const { paymentId } = await sdk.checkout.create({

@@ -10,7 +10,7 @@ import {
   type ClientOptions,
   ConnectionError,
   InternalServerError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   MerchantPaymentsError,
   RateLimitError,
   type RequestOptions,
@@ -18,9 +18,11 @@ import {
   type RetryEvent,
   TimeoutError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
+import { type FaultServer, type Step, startFaultServer } from "../helpers/fault-server.js";
 import { CREATED_AT, CREATED_MERCHANT, MERCHANT } from "../helpers/fixtures.js";
-import { type FaultServer, type Step, startFaultServer } from "./fault-server.js";
-import { expectNoSecret, flushRejections, SECRET_KEY, settle, trackUnhandledRejections } from "./support.js";
+import { flushRejections, settle, trackUnhandledRejections } from "../helpers/outcomes.js";
+import { expectNoSecret, SECRET_KEY } from "../helpers/secrets.js";
 
 // ---------------------------------------------------------------------------------------------
 // Operations: what each sends, whether a repeat is safe, and a valid answer
@@ -364,7 +366,7 @@ afterAll(async () => {
 });
 
 function client(baseUrl: string, retries: RetryEvent[], options: ClientOptions = {}): MerchantPaymentsClient {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl,
     merchantId: "mrch_default",

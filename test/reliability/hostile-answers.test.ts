@@ -14,13 +14,15 @@ import {
   ResponseTooLargeError,
   ResponseValidationError,
 } from "../../src/index.js";
-import { type Step, useFaultServer } from "./fault-server.js";
-import { SECRET_KEY, settle } from "./support.js";
+import { testClient } from "../helpers/clients.js";
+import { type Step, useFaultServer } from "../helpers/fault-server.js";
+import { settle } from "../helpers/outcomes.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 
 const server = useFaultServer();
 
 function client(options: ClientOptions = {}) {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl: server.url,
     merchantId: "mrch_hostile",

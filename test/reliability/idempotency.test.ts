@@ -8,12 +8,15 @@
 import { describe, expect, it } from "vitest";
 import {
   ConnectionError,
-  MerchantPaymentsClient,
+  type MerchantPaymentsClient,
   type RequestOptions,
   ResponseValidationError,
 } from "../../src/index.js";
 import type { MockFaultSpec } from "../../src/testing/index.js";
-import { settle, useMockServer } from "./support.js";
+import { testClient } from "../helpers/clients.js";
+import { useMockServer } from "../helpers/mock-server.js";
+import { settle } from "../helpers/outcomes.js";
+import { passTime, waitUntil, withFakeTime } from "../helpers/time.js";
 
 const ASSET = "eip155:1/erc20:0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48";
 const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";
@@ -21,10 +24,7 @@ const DESTINATION = "eip155:1:0x000000000000000000000000000000000000dEaD";
 const server = useMockServer();
 
 function client(options: { timeoutMs?: number; maxRetries?: number } = {}) {
-  return new MerchantPaymentsClient({
-    apiKey: server().service.keys.test,
-    baseUrl: server().url,
-    merchantId: server().service.merchantId,
+  return testClient(server().service, {
     timeoutMs: options.timeoutMs ?? 2_000,
     maxRetries: options.maxRetries ?? 2,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
@@ -47,11 +47,34 @@ const LOST_ANSWERS: Array<[string, Omit<MockFaultSpec, "method" | "path">, numbe
   ["the answer comes after the timeout", { type: "latency", latencyMs: 400, after: true }, 100],
 ];
 
+/**
+ * Runs `call`. For an answer that comes after the client's timeout (the mock's latency fault), on fake time, in the
+ * order the test is about, whatever the machine's speed: the first attempt reaches the mock (which holds its answer),
+ * then the client's timeout passes, then the retry's back-off (at most 5 ms), and the retry is answered at once.
+ */
+async function lateAnswerOnFakeTime<T>(
+  fault: Omit<MockFaultSpec, "method" | "path">,
+  path: string,
+  timeoutMs: number,
+  call: () => Promise<T>,
+): Promise<T> {
+  if (fault.type !== "latency") return call();
+  return withFakeTime(async () => {
+    const pending = call();
+    await waitUntil(() => logged("POST", path).length > 0, "the first attempt reaching the mock");
+    await passTime(timeoutMs);
+    await passTime(10);
+    return pending;
+  });
+}
+
 describe("merchants.create: a lost answer is retried and leaves exactly one merchant", () => {
   it.each(LOST_ANSWERS)("when %s", async (_label, fault, timeoutMs) => {
     const name = unique("Lost Answer Shop");
     server().service.injectFault({ ...fault, method: "POST", path: "/v1/merchants" });
-    const merchant = await client({ timeoutMs }).merchants.create({ name, email: "ops@shop.example" });
+    const merchant = await lateAnswerOnFakeTime(fault, "/v1/merchants", timeoutMs, () =>
+      client({ timeoutMs }).merchants.create({ name, email: "ops@shop.example" }),
+    );
 
     const attempts = logged("POST", "/v1/merchants");
     expect(attempts).toHaveLength(2);
@@ -124,9 +147,11 @@ describe("settlements.createCrypto: a lost answer is retried and registers the a
     const merchant = await client().merchants.create({ name: unique("Settling Shop"), email: "a@b.example" });
     const path = `/v1/merchants/${merchant.id}/settlements/crypto`;
     server().service.injectFault({ ...fault, method: "POST", path });
-    const result = await client({ timeoutMs }).settlements.createCrypto(merchant.id, [
-      { asset: ASSET, destination: DESTINATION },
-    ]);
+    const result = await lateAnswerOnFakeTime(fault, path, timeoutMs, () =>
+      client({ timeoutMs }).settlements.createCrypto(merchant.id, [
+        { asset: ASSET, destination: DESTINATION },
+      ]),
+    );
 
     const attempts = logged("POST", path);
     expect(attempts).toHaveLength(2);

@@ -5,24 +5,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  fromMinorUnits,
-  InputValidationError,
-  MerchantPaymentsClient,
-  type RequestOptions,
-  toMinorUnits,
-} from "../../src/index.js";
-import { BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
-import { SECRET_KEY, settle } from "./support.js";
+import { fromMinorUnits, InputValidationError, type RequestOptions, toMinorUnits } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
+import { settle } from "../helpers/outcomes.js";
+import { json, useRecordingServer } from "../helpers/recording-server.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 
 const mock = useRecordingServer();
 const RUNS = { numRuns: 100 };
-const sdk = new MerchantPaymentsClient({
-  apiKey: SECRET_KEY,
-  baseUrl: BASE_URL,
-  merchantId: "mrch_input",
-  maxRetries: 0,
-});
+const sdk = testClient({ apiKey: SECRET_KEY, merchantId: "mrch_input", maxRetries: 0 });
 
 /** Runs a call with the request log cleared; returns what happened and the requests it made. */
 async function send(call: () => Promise<unknown>) {

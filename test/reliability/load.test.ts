@@ -9,9 +9,9 @@ import { getEventListeners } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, expect, it } from "vitest";
-import { MerchantPaymentsClient } from "../../src/index.js";
 import { startMockServer } from "../../src/testing/index.js";
-import { activeTimers, flushRejections, trackUnhandledRejections } from "./support.js";
+import { testClient } from "../helpers/clients.js";
+import { activeTimers, flushRejections, trackUnhandledRejections } from "../helpers/outcomes.js";
 
 const WATCHERS = 1_000;
 const WARM_UP = 200;
@@ -48,10 +48,7 @@ const OUTCOMES = [
 const polls = new Map<string, number>();
 const plan = new Map<string, { at: number; drive: (id: string) => unknown }>();
 
-const client = new MerchantPaymentsClient({
-  apiKey: service.keys.test,
-  baseUrl: service.baseUrl,
-  merchantId: service.merchantId,
+const client = testClient(service, {
   retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
   hooks: {
     onRequest: ({ path }) => {

@@ -5,18 +5,19 @@
  * with its typed error. Each poll is one request (maxRetries 0), so the faults reach the polling loop itself.
  */
 import { describe, expect, it } from "vitest";
-import { MerchantPaymentsClient, NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
-import { activeTimers, expectNoSecret, settle, useMockServer } from "./support.js";
+import { NotFoundError, PollTimeoutError, UserAbortError } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
+import { useMockServer } from "../helpers/mock-server.js";
+import { activeTimers, settle } from "../helpers/outcomes.js";
+import { expectNoSecret } from "../helpers/secrets.js";
+import { onFakeTime, trackCalls } from "../helpers/time.js";
 
 const server = useMockServer({ pollInMs: 5 });
 
 /** A client whose every status request is counted; `onPoll(n)` runs before request n (1-based) goes out. */
 function client(onPoll: (n: number) => void = () => {}, timeoutMs = 2_000) {
   let n = 0;
-  return new MerchantPaymentsClient({
-    apiKey: server().service.keys.test,
-    baseUrl: server().url,
-    merchantId: server().service.merchantId,
+  return testClient(server().service, {
     maxRetries: 0,
     timeoutMs,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 20 },
@@ -109,7 +110,11 @@ describe("waitForFinal survives transient failures within its deadline", () => {
   it("names the last status seen when the deadline passes", async () => {
     const id = await newPayment();
     const sdk = client((n) => n === 2 && server().service.markProcessing(id));
-    const result = await settle(() => sdk.payments.waitForFinal(id, { ...POLL, maxWaitMs: 100 }));
+    // Fake time: the deadline passes after the polls that fit in 100 ms, however slow the machine is.
+    const payments = trackCalls(sdk.payments, "status");
+    const result = await onFakeTime(() =>
+      settle(() => payments.waitForFinal(id, { ...POLL, maxWaitMs: 100 })),
+    );
     expect((result as { error: unknown }).error).toMatchObject({
       name: "PollTimeoutError",
       lastStatus: "processing",

@@ -12,8 +12,11 @@ import {
   type PollOptions,
   UserAbortError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
+import { activeTimers, settle } from "../helpers/outcomes.js";
 import { apiError, BASE_URL, json, useRecordingServer } from "../helpers/recording-server.js";
-import { activeTimers, SECRET_KEY, settle } from "./support.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
+import { waitUntil } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 const PAYMENT = "pay_poll1";
@@ -35,9 +38,8 @@ const SUCCEEDED = json({
 
 function client(options: ClientOptions = {}) {
   polls = [];
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
-    baseUrl: BASE_URL,
     merchantId: "mrch_poll",
     maxRetries: 0,
     retry: { baseDelayMs: 1, maxDelayMs: 5, maxRetryAfterMs: 60_000 },
@@ -186,7 +188,7 @@ describe("abort stops at once and leaves nothing behind", () => {
         },
       }),
     );
-    while (updates === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => updates > 0, "the first status");
     controller.abort(new Error("shutting down"));
     expect(await settledSoon(run)).toBe(true);
     const result = await run;
@@ -208,7 +210,7 @@ describe("abort stops at once and leaves nothing behind", () => {
     const baseline = activeTimers();
     const controller = new AbortController();
     const run = settle(() => wait({ signal: controller.signal }));
-    while (mock.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => mock.requests.length > 0, "the first status request");
     controller.abort();
     expect(await settledSoon(run)).toBe(true);
     expect(((await run) as { error: unknown }).error).toBeInstanceOf(UserAbortError);
@@ -234,7 +236,7 @@ describe("abort stops at once and leaves nothing behind", () => {
     const run = settle(() =>
       observed.payments.waitForFinal(PAYMENT, { signal: controller.signal, maxWaitMs: 60_000 }),
     );
-    while (!retried) await new Promise((resolve) => setTimeout(resolve, 1));
+    await waitUntil(() => retried, "the retry");
     controller.abort();
     expect(await settledSoon(run)).toBe(true);
     expect(((await run) as { error: unknown }).error).toBeInstanceOf(UserAbortError);

@@ -27,7 +27,8 @@ import {
   ResponseValidationError,
   TERMINAL_PAYMENT_STATUSES,
 } from "../../src/index.js";
-import { SECRET_KEY, settle } from "./support.js";
+import { settle } from "../helpers/outcomes.js";
+import { SECRET_KEY } from "../helpers/secrets.js";
 
 const RUNS = { numRuns: 100 };
 

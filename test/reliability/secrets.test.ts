@@ -21,15 +21,17 @@ import {
   TimeoutError,
   UserAbortError,
 } from "../../src/index.js";
+import { testClient } from "../helpers/clients.js";
+import { type Step, useFaultServer } from "../helpers/fault-server.js";
 import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
-import { type Step, useFaultServer } from "./fault-server.js";
-import { expectNoSecret, SECRET_KEY, SECRET_TAIL, settle } from "./support.js";
+import { settle } from "../helpers/outcomes.js";
+import { expectNoSecret, SECRET_KEY, SECRET_TAIL } from "../helpers/secrets.js";
 
 const server = useFaultServer();
 
 const reported: unknown[] = [];
 function client(options: { timeoutMs?: number; baseUrl?: string } = {}) {
-  return new MerchantPaymentsClient({
+  return testClient({
     apiKey: SECRET_KEY,
     baseUrl: options.baseUrl ?? server.url,
     merchantId: "mrch_secret",

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { fromMinorUnits, MerchantPaymentsClient, money, toMinorUnits } from "../../src/index.js";
+import { fromMinorUnits, money, toMinorUnits } from "../../src/index.js";
 import { inputError } from "../helpers/assertions.js";
-import { BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
+import { testClient } from "../helpers/clients.js";
+import { json, useRecordingServer } from "../helpers/recording-server.js";
 
 const mock = useRecordingServer();
 
@@ -29,7 +30,7 @@ describe("money helpers (public exports)", () => {
     const amount = money("10.50", "usd");
     expect(amount).toEqual({ unit: "iso4217/USD", value: "1050" });
     mock.respond(json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }));
-    const client = new MerchantPaymentsClient({ apiKey: TEST_KEY, baseUrl: BASE_URL, merchantId: "mrch_1" });
+    const client = testClient({ merchantId: "mrch_1" });
     await client.payments.create({ referenceId: "order-1", amount });
     expect(JSON.parse(mock.requests[0]?.body ?? "").amount).toEqual({ unit: "iso4217/USD", value: "1050" });
   });

@@ -9,6 +9,7 @@ import { refusedBeforeSending } from "../helpers/assertions.js";
 import { testClient } from "../helpers/clients.js";
 import { pending, SUCCEEDED } from "../helpers/fixtures.js";
 import { json, useRecordingServer } from "../helpers/recording-server.js";
+import { onFakeTime, trackCalls } from "../helpers/time.js";
 
 const mock = useRecordingServer();
 const client = () => testClient({ merchantId: "mrch_1", versionHeader: "Acme-Version" });
@@ -109,14 +110,17 @@ describe("polling and verifyReturn take the request options", () => {
       await delay("infinite");
       return HttpResponse.json({});
     }, json(SUCCEEDED));
-    // With the client's 30 s per attempt, the first poll would outlast the test.
-    const final = await client().payments.waitForFinal("pay_1", {
-      timeoutMs: 300, // ample for the second, answered poll on a loaded machine
-      maxRetries: 0,
-      maxWaitMs: 60_000,
-      minIntervalMs: 0,
-      defaultIntervalMs: 1,
-    });
+    // With the client's 30 s per attempt, the first poll would outlast the test (fake time: 300 ms pass at once).
+    const payments = trackCalls(client().payments, "status");
+    const final = await onFakeTime(() =>
+      payments.waitForFinal("pay_1", {
+        timeoutMs: 300,
+        maxRetries: 0,
+        maxWaitMs: 60_000,
+        minIntervalMs: 0,
+        defaultIntervalMs: 1,
+      }),
+    );
     expect(final.status).toBe("succeeded");
     expect(mock.requests).toHaveLength(2);
   });

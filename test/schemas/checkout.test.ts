@@ -60,15 +60,6 @@ describe("checkout create input", () => {
     );
     expect(error.issues[0]?.message).toMatch(/^successUrl must be an absolute https URL/);
   });
-
-  it("is typed as a union: URLs are required unless redirects is false", () => {
-    // @ts-expect-error URLs are required when redirects are on
-    const missing: CreateCheckoutInput = { ...base };
-    // @ts-expect-error no URLs with redirects: false
-    const both: CreateCheckoutInput = { ...base, redirects: false, ...urls };
-    expect(missing).toBeDefined();
-    expect(both).toBeDefined();
-  });
 });
 
 describe("checkout create response", () => {

@@ -1,4 +1,4 @@
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type Action,
   decodeActions,
@@ -6,8 +6,6 @@ import {
   fetchActionResponseSchema,
   isWalletRpcAction,
   readResponse,
-  type TypedData,
-  type TypedDataQuantities,
   toFetchActionBody,
   toQuantity,
   unknownField,
@@ -76,8 +74,6 @@ describe("walletRpc actions", () => {
   it("narrows on action.type === 'walletRpc'", () => {
     const [action] = parseActions([walletRpc([SIGNER, JSON.stringify(typedData)])]);
     if (action?.type === "walletRpc") {
-      expectTypeOf(action.typedData).toEqualTypeOf<TypedData | null | undefined>();
-      expectTypeOf(action.quantities).toEqualTypeOf<TypedDataQuantities | null | undefined>();
       expect(action.typedData?.message.value).toBe("0xf4240");
     } else {
       throw new Error("expected a walletRpc action");

@@ -13,7 +13,7 @@ import {
   type Harness,
   type MockTransport,
   TEST_ASSET_BASE_SEPOLIA,
-} from "./harness.js";
+} from "../helpers/mock-harness.js";
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -41,9 +41,37 @@ const TWO_ACCOUNTS: MockSeed = {
   ],
 };
 
-export function defineContract(t: MockTransport): void {
-  const setup = t.setup;
+/** A new merchant of the harness's account, for the settlement tests. */
+async function newMerchant(h: Harness): Promise<string> {
+  return (
+    await call(h, "POST", "/v1/merchants", {
+      idem: crypto.randomUUID(),
+      body: { merchantName: "S", merchantEmail: "s@example.com" },
+    })
+  ).body.merchant.id;
+}
 
+/** The mock's behaviour, stated once, as seen through the transport `t`. */
+export function defineContract(t: MockTransport): void {
+  authenticationContract(t);
+  merchantCreationContract(t);
+  merchantLookupContract(t);
+  cryptoSettlementsContract(t);
+  paymentCreationContract(t);
+  paymentLifecycleContract(t);
+  checkoutFlowContract(t);
+  checkoutPortalContract(t);
+  gatewayFetchContract(t);
+  gatewayFetchOptionsContract(t);
+  faultKindsContract(t);
+  faultTargetingContract(t);
+  rateLimitVersionLogContract(t);
+  httpControlsContract(t);
+}
+
+/** Credentials: API keys, App-Id with Client-Id, key prefixes, another account's merchant. */
+function authenticationContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: authentication`, () => {
     it("401 missing_api_key without credentials, with an error body and a request id", async () => {
       const h = await setup();
@@ -115,7 +143,11 @@ export function defineContract(t: MockTransport): void {
       expect(status.status).toBe(403);
     });
   });
+}
 
+/** Creating merchants: the answer, the Idempotency-Key it needs, replays. */
+function merchantCreationContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: merchants`, () => {
     it("creates a merchant (201, active, iconUrl null, ISO ms timestamps) and reads it back", async () => {
       const h = await setup();
@@ -173,7 +205,13 @@ export function defineContract(t: MockTransport): void {
       expect(live.status).toBe(201);
       expect(live.body.merchant.id).not.toBe(first.body.merchant.id);
     });
+  });
+}
 
+/** Malformed requests, unknown merchants and routes, test and live data kept apart, seeded merchants. */
+function merchantLookupContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: merchants`, () => {
     it("400 with a clear body for malformed JSON, missing and invalid fields; 415 for non-JSON", async () => {
       const h = await setup();
       const bad = await call(h, "POST", "/v1/merchants", { idem: "k1", rawBody: '{"merchantName": ' });
@@ -243,16 +281,12 @@ export function defineContract(t: MockTransport): void {
       expect(h.mock.merchantId).toBe("mrch_alice");
     });
   });
+}
 
+/** Crypto settlements: registering, listing, validating CAIP identifiers, updating. */
+function cryptoSettlementsContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: crypto settlements`, () => {
-    const newMerchant = async (h: Harness): Promise<string> =>
-      (
-        await call(h, "POST", "/v1/merchants", {
-          idem: crypto.randomUUID(),
-          body: { merchantName: "S", merchantEmail: "s@example.com" },
-        })
-      ).body.merchant.id;
-
     it("registers settlements, lists them, and rejects a duplicate asset (409 settlement_asset_conflict)", async () => {
       const h = await setup();
       const id = await newMerchant(h);
@@ -322,7 +356,11 @@ export function defineContract(t: MockTransport): void {
       expect(missing.status).toBe(404);
     });
   });
+}
 
+/** Creating payments: Merchant-Id, the amount's rules, the created payment and its status. */
+function paymentCreationContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: payments`, () => {
     it("needs Merchant-Id (400), and a known one (404)", async () => {
       const h = await setup();
@@ -386,7 +424,13 @@ export function defineContract(t: MockTransport): void {
         },
       });
     });
+  });
+}
 
+/** A payment's life: other merchants, failing, cancelling, expiring, live transaction hashes. */
+function paymentLifecycleContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: payments`, () => {
     it("a payment of another merchant of the same account is 404", async () => {
       const h = await setup();
       const id = await createPayment(h);
@@ -454,7 +498,11 @@ export function defineContract(t: MockTransport): void {
       expect(r.body.info.optionAmount.value).toBe("2500000");
     });
   });
+}
 
+/** The checkout flow: creation, the buyer's simulation, redirects. */
+function checkoutFlowContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: checkout flow and portal`, () => {
     it("returns paymentId + gatewayUrl; the buyer simulation redirects with payment_id", async () => {
       const h = await setup();
@@ -509,7 +557,13 @@ export function defineContract(t: MockTransport): void {
       });
       expect(strict.mock.simulateBuyer(s.paymentId, { outcome: "success" })).toBeNull();
     });
+  });
+}
 
+/** The checkout portal's page and its buttons. */
+function checkoutPortalContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: checkout flow and portal`, () => {
     it("serves the portal with merchant name, icon, amount and the stable element ids", async () => {
       const h = await setup({ seed: TWO_ACCOUNTS });
       const c = await createCheckout(h, {
@@ -573,7 +627,11 @@ export function defineContract(t: MockTransport): void {
       expect(again.status).toBe(409);
     });
   });
+}
 
+/** The gateway's wallet action (eth_signTypedData_v4). */
+function gatewayFetchContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: gateway fetch`, () => {
     it("builds an eth_signTypedData_v4 ReceiveWithAuthorization for the option", async () => {
       const h = await setup({ seed: TWO_ACCOUNTS });
@@ -633,7 +691,13 @@ export function defineContract(t: MockTransport): void {
       });
       expect(s.body.status).toBe("requires_action");
     });
+  });
+}
 
+/** The gateway's defaults and refused options. */
+function gatewayFetchOptionsContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: gateway fetch`, () => {
     it("defaults the option and buyer; rejects unknown options, bad data and final payments", async () => {
       const h = await setup();
       const id = await createPayment(h);
@@ -659,7 +723,11 @@ export function defineContract(t: MockTransport): void {
       );
     });
   });
+}
 
+/** Injected faults: rate limits, server errors, latency, dropped connections, bad bodies. */
+function faultKindsContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: faults`, () => {
     it("429 rate_limited with Retry-After, for the next N matching requests only", async () => {
       const h = await setup();
@@ -719,7 +787,13 @@ export function defineContract(t: MockTransport): void {
       expect(page.headers.get("content-type")).toContain("text/html");
       expect(page.text).toContain("<html");
     });
+  });
+}
 
+/** Which requests a fault hits: after the operation, a seeded share, injected over HTTP. */
+function faultTargetingContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: faults`, () => {
     it("after: true applies the operation and loses the answer; an idempotent retry gets the original", async () => {
       const h = await setup();
       h.mock.injectFault({ type: "drop", after: true, method: "POST", path: "/v1/merchants" });
@@ -793,7 +867,11 @@ export function defineContract(t: MockTransport): void {
       expect((await call(h, "GET", "/v1/merchants")).status).toBe(200);
     });
   });
+}
 
+/** The per-key rate limit budget, the version header, the request log. */
+function rateLimitVersionLogContract(t: MockTransport): void {
+  const setup = t.setup;
   describe(`${t.name}: rate limit budget, version header, request log, controls`, () => {
     it("per-key budget: 429 rate_limited with Retry-After, then a new window", async () => {
       const h = await setup({ rateLimit: { limit: 2, windowMs: 10_000 } });
@@ -846,7 +924,13 @@ export function defineContract(t: MockTransport): void {
       expect(overHttp.body.data).toHaveLength(2);
       expect(overHttp.text).not.toContain(h.mock.keys.live);
     });
+  });
+}
 
+/** The HTTP controls that drive payments and time, and reset. */
+function httpControlsContract(t: MockTransport): void {
+  const setup = t.setup;
+  describe(`${t.name}: rate limit budget, version header, request log, controls`, () => {
     it("HTTP controls drive payments and time; reset keeps keys and ids", async () => {
       const h = await setup();
       const info = await call(h, "GET", "/__mock", { key: null });

@@ -1,14 +1,10 @@
 import { getResponse, HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMockService, DEFAULT_MOCK_BASE_URL } from "../../src/testing/msw.js";
-import { FAIL_ON_UNHANDLED } from "../helpers/msw.js";
+import { useMswServer } from "../helpers/msw.js";
 import { defineContract } from "./contract.js";
 
-const server = setupServer();
-beforeAll(() => server.listen(FAIL_ON_UNHANDLED));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMswServer();
 
 defineContract({
   name: "msw",

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../src/testing/index.js";
+import { call } from "../helpers/mock-harness.js";
 import { defineContract } from "./contract.js";
-import { call } from "./harness.js";
 
 const running: MockServer[] = [];
 afterEach(async () => {

@@ -1,4 +1,7 @@
-/** Shared helpers: a transport (MSW or loopback server) and a small JSON request helper over plain fetch. */
+/**
+ * How tests reach the mock (a `MockTransport`: MSW in process or a loopback server), and a small JSON request helper
+ * over plain fetch.
+ */
 
 import type { MockService, MockServiceOptions } from "../../src/testing/index.js";
 
