@@ -21,8 +21,8 @@ const QUIET_WEBSTORAGE = process.allowedNodeEnvironmentFlags.has("--no-experimen
 const SLOW = [
   "test/**/*.e2e.test.ts",
   "test/docs/**/*.test.ts",
-  "test/budgets/**/*.test.ts",
-  "test/**/load.test.ts",
+  "test/resources/polling-budget.test.ts",
+  "test/resources/polling-load.test.ts",
   "test/testing/cli.test.ts",
 ];
 
@@ -30,7 +30,7 @@ const SLOW = [
  * Tests of the examples: they load the examples' own dependencies (web frameworks, databases), installed only for
  * this lane with `npm ci --prefix examples` (see `examples/package.json`), so the root install stays light.
  */
-const EXAMPLES = ["test/examples/**/*.test.ts", "examples/**/*.test.ts", "test/demo.test.ts"];
+const EXAMPLES = ["test/examples/**/*.test.ts", "examples/**/*.test.ts"];
 
 /**
  * A test file imports a framework directly (`next/server` beside the route handlers it calls): resolve the examples'

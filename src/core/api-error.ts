@@ -17,14 +17,14 @@ import type { Redactor } from "./redact.js";
 /** How much of a non-JSON error body an error keeps (enough to recognise a proxy's page). */
 const RAW_BODY_LIMIT = 2048;
 
-/** What the policy knows about a non-2xx answer when it builds its error. */
+/** What the transport knows about a non-2xx answer when it builds its error. */
 export interface ErrorAnswer {
   status: number;
   /** The body as text (empty for none). */
   text: string;
   /** The answer's request id, already redacted. */
   requestId: string | undefined;
-  /** A valid `Retry-After`, in milliseconds, already capped by the retry policy. */
+  /** A valid `Retry-After`, in milliseconds, already capped by `retry.maxRetryAfterMs`. */
   retryAfterMs: number | undefined;
 }
 

@@ -1,8 +1,8 @@
 /**
- * The wire: sends one attempt and reads its answer. It knows no operation and no retry rule (those are the policy's,
+ * The wire: sends one attempt and reads its answer. It knows no operation and no retry rule (those are the transport's,
  * in `request.ts`); it only moves bytes, within a deadline and a size limit, and says how it failed.
  *
- * CONTRACT (the policy relies on exactly this):
+ * CONTRACT (the transport relies on exactly this):
  * - `send` resolves with the status, the headers and the whole body text of any HTTP answer, 2xx or not (a 3xx
  *   included: redirects are never followed).
  * - It rejects with a {@link WireFailure} when no whole answer arrived: `network` (refused, reset, DNS: no status
@@ -11,7 +11,7 @@
  *   (the body passed `maxResponseBytes` after decompression; reading stopped there and the connection was dropped).
  * - Anything else it throws (a ky hook that throws, a bug) is not a wire failure and reaches the caller unchanged.
  *
- * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the policy's) and
+ * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the transport's) and
  * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
  * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin, shared with every `withOptions()` client) or
  * the user's `fetch` (`wire/user-fetch.ts`). The fetch build (Bun, Deno, workerd, edge-light, worker) replaces
@@ -28,12 +28,12 @@ import { createSocketPool, type SocketPool } from "./wire/pool.js";
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 export type { SocketPool } from "./wire/pool.js";
 
-/** One attempt, as the policy hands it to the wire. */
+/** One attempt, as the transport hands it to the wire. */
 export interface WireRequest {
   method: "GET" | "POST" | "PUT";
   /** Absolute URL, query included. */
   url: string;
-  /** Lower-case names; the policy has already checked every name and value. */
+  /** Lower-case names; the transport has already checked every name and value. */
   headers: Record<string, string>;
   /** JSON text, or `undefined` for no body. */
   body: string | undefined;
@@ -126,8 +126,8 @@ async function createWire(options: HttpOptions, limit: number, pool: SocketPool)
     fetchOf(options, limit, pool),
   ]);
   const client = ky.create({
-    retry: 0, // retries are the policy's (request.ts): one attempt here is one request on the wire
-    throwHttpErrors: false, // every answer, 2xx or not, goes back to the policy
+    retry: 0, // retries are the transport's (transport.ts): one attempt here is one request on the wire
+    throwHttpErrors: false, // every answer, 2xx or not, goes back to the transport
     redirect: "manual", // never follow: fetch would carry the Api-Key header to wherever a redirect points
     fetch: atFetchBoundary(fetch),
   });

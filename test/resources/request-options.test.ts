@@ -1,5 +1,5 @@
 /**
- * Issue #12.6, per-call inputs: options, params and extra headers are checked before anything is sent, with typed
+ * Per-call inputs: options, params and extra headers are checked before anything is sent, with typed
  * errors that name the field (and the option meant, when a name is misspelt or misplaced).
  */
 import { delay, HttpResponse } from "msw";

@@ -1,5 +1,5 @@
 /**
- * Issue #12.2: the payment creation answer. The document names "the payment `id` and a link the buyer opens in a
+ * the payment creation answer. The document names "the payment `id` and a link the buyer opens in a
  * wallet" and leaves the link's field name open, so the SDK reads the reasonable spellings into stable names:
  * `id` (from `id` or `paymentId`) and `link` (from the first of WALLET_LINK_FIELDS, else the one other field that holds
  * an https URL or a wallet URI).

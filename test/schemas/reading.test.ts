@@ -1,5 +1,5 @@
 /**
- * Issue #12.1: the two reading modes. Strict: every deviation from the interface document fails. Tolerant: what
+ * the two reading modes. Strict: every deviation from the interface document fails. Tolerant: what
  * arrived is returned, each deviation reported once per field as drift; nothing is invented, the structure must hold,
  * and a contradictory status answer is returned as it arrived (never "fixed", never fulfillable).
  */

@@ -1,7 +1,7 @@
 /**
  * The portal's HTML, rendered without a browser: what the buyer reads for each status, token amounts from
  * their smallest units, escaping of everything that came from a request or a record. The browser tests
- * (`test/e2e/portal.e2e.test.ts`) drive the same page in Chromium.
+ * (`test/testing/portal.e2e.test.ts`) drive the same page in Chromium.
  */
 import { describe, expect, it } from "vitest";
 import { createMockService } from "../../src/testing/index.js";

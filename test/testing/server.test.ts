@@ -73,5 +73,5 @@ describe("server specifics", () => {
   });
 });
 
-// The portal page's script is tested in a real browser (test/e2e/portal.e2e.test.ts, every payment state) and its
+// The portal page's script is tested in a real browser (test/testing/portal.e2e.test.ts, every payment state) and its
 // HTML without one (test/testing/portal.test.ts).

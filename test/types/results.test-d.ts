@@ -1,5 +1,5 @@
 /**
- * Issue #14.2: types that name themselves. Results list their documented fields only (a misspelt field does not
+ * types that name themselves. Results list their documented fields only (a misspelt field does not
  * compile), added fields are reached through `unknownField`, undocumented shapes are JSON, and inputs are named
  * interfaces whose fields resolve.
  */

@@ -17,7 +17,7 @@ import type { CallResult } from "../api-promise.js";
 import type { RequestEvent } from "../options.js";
 import type { TelemetryOptions } from "./options.js";
 
-/** What the policy reports to the span of one call between its start and its end. */
+/** What the transport reports to the span of one call between its start and its end. */
 export interface CallTrace {
   /** A failed attempt is about to be repeated: `attempt` is the one that failed (0 for the first). */
   retry(attempt: number, delayMs: number, reason: string): void;

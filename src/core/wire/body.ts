@@ -9,7 +9,7 @@ import { WireFailure } from "./failure.js";
 type Chunk = Uint8Array | string;
 
 /**
- * The body as UTF-8 text (bad bytes replaced; a BOM kept: it is dropped once, when the policy reads it). Past
+ * The body as UTF-8 text (bad bytes replaced; a BOM kept: it is dropped once, when the transport reads it). Past
  * `limit` bytes the reading stops and the body is cancelled or destroyed: how fetch is told to drop the connection.
  */
 export async function readBodyText(

@@ -1,4 +1,4 @@
-/** Issue #12.7 against the bundled mock over loopback HTTP: replays and request ids as a merchant sees them. */
+/** Response metadata against the bundled mock over loopback HTTP: replays and request ids as a merchant sees them. */
 import { describe, expect, it } from "vitest";
 import { MerchantPaymentsClient } from "../../src/index.js";
 import { useMockServer } from "../helpers/mock-server.js";

@@ -1,5 +1,5 @@
 /**
- * Issue #7, polling under faults, against the mock service over HTTP: waitForFinal and watch survive 5xx,
+ * Polling under faults, against the mock service over HTTP: waitForFinal and watch survive 5xx,
  * dropped connections, HTML pages, timeouts and rate limiting within their deadline and reach the final status;
  * the deadline ends them with PollTimeoutError (naming the last status), and a non-transient error ends them
  * with its typed error. Each poll is one request (maxRetries 0), so the faults reach the polling loop itself.

@@ -1,5 +1,5 @@
 /**
- * Issue #6 budgets that are counts, not timings: requests per polled payment, and what watchers leave behind.
+ * Budgets that are counts, not timings: requests per polled payment, and what watchers leave behind.
  * In process: the client's `fetch` is the mock's own, so nothing here depends on sockets.
  */
 import { getEventListeners } from "node:events";

@@ -1,5 +1,5 @@
 /**
- * Issue #21 item 6, the wire's reading edges, as a merchant meets them: a chain of content codings is bounded; one
+ * The wire's reading edges, as a merchant meets them: a chain of content codings is bounded; one
  * socket pool per origin is shared by a client and every `withOptions()` child; a user `fetch` answering with any
  * body kind (Node stream as node-fetch 2 gives, text only) is read; a failure once the status arrived is never
  * "could not reach the service"; a malformed answer's raw bytes never reach an error's `cause`.
@@ -15,8 +15,8 @@ import {
   MerchantPaymentsClient,
   MerchantPaymentsError,
   ResponseValidationError,
-} from "../../src/index.js";
-import { type MockServer, startMockServer } from "../../src/testing/index.js";
+} from "../../../src/index.js";
+import { type MockServer, startMockServer } from "../../../src/testing/index.js";
 
 const KEY = "mock_test_sk_WireEdges0123456789";
 const STATUS = JSON.stringify({ status: "processing", isFinal: false, pollInMs: 1000 });

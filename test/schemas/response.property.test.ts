@@ -1,10 +1,10 @@
 /**
- * Issue #7, response bodies (property-based): valid bodies always parse, whatever extra fields, unknown enum
+ * Response bodies (property-based): valid bodies always parse, whatever extra fields, unknown enum
  * values and unknown action types they carry (and extra fields are kept); random, mutated, truncated, non-JSON
  * and deeply nested bodies never end in anything but a resolved value or a ResponseValidationError; error
  * answers always end in an APIError of the right family. An unknown status is never taken as final.
  *
- * Issue #12.1, the same bodies read tolerantly: a resolved value (with drift events that quote no string) or a
+ * The same bodies read tolerantly: a resolved value (with drift events that quote no string) or a
  * ResponseValidationError, never another error; a status answer is returned as it arrived (never "fixed"), so a
  * contradictory one is never fulfillable.
  */

@@ -14,8 +14,8 @@ import {
   type MerchantPaymentsClient,
   ResponseTooLargeError,
   TimeoutError,
-} from "../../src/index.js";
-import { testClient } from "../helpers/clients.js";
+} from "../../../src/index.js";
+import { testClient } from "../../helpers/clients.js";
 
 /** What a test server saw: connections opened and closed, and bytes it wrote. */
 interface Seen {

@@ -1,5 +1,5 @@
 /**
- * Issue #12.7, response metadata: every result carries its request id without it reaching JSON, and every request
+ * Response metadata: every result carries its request id without it reaching JSON, and every request
  * method's promise offers `.withResponse()` with the status, the headers (credentials removed), the request id and
  * whether the service replayed an idempotent answer.
  */

@@ -1,6 +1,6 @@
 /** The browser tests say why they skip, and fail instead when CI requires a browser. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { browserRequired, browserSkipReason, missingBrowser } from "./browser.js";
+import { browserRequired, browserSkipReason, missingBrowser } from "../helpers/browser.js";
 
 const ABSENT = "/nonexistent/chromium";
 

@@ -1,13 +1,13 @@
 /**
- * Issue #11: a user's own `fetch` sends each attempt exactly once, whatever class its responses are. npm undici's
+ * a user's own `fetch` sends each attempt exactly once, whatever class its responses are. npm undici's
  * `fetch` answers with its own `Response` class (not the global one); the SDK once sent every such call a second
  * time, keyless, through the global `fetch`, and reported a payment that exists as an AuthenticationError.
  */
 import { fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { MerchantPaymentsClient } from "../../src/index.js";
-import { type MockServer, startMockServer } from "../../src/testing/index.js";
-import { testClient } from "../helpers/clients.js";
+import type { MerchantPaymentsClient } from "../../../src/index.js";
+import { type MockServer, startMockServer } from "../../../src/testing/index.js";
+import { testClient } from "../../helpers/clients.js";
 
 let server: MockServer;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { HttpResponse, http } from "msw";
 import { describe, expect, it } from "vitest";
-import { ConfigurationError, InputValidationError, MerchantPaymentsClient } from "../src/index.js";
-import { createMockService } from "../src/testing/index.js";
-import { useMswServer } from "./helpers/msw.js";
-import { LIVE_KEY, TEST_KEY } from "./helpers/recording-server.js";
+import { ConfigurationError, InputValidationError, MerchantPaymentsClient } from "../../src/index.js";
+import { createMockService } from "../../src/testing/index.js";
+import { useMswServer } from "../helpers/msw.js";
+import { LIVE_KEY, TEST_KEY } from "../helpers/recording-server.js";
 
 // A mock service reached by name over plain http, as in Docker Compose or a CI service container. MSW answers in
 // process: nothing leaves this machine.

@@ -1,5 +1,5 @@
 /**
- * Issue #7, bad input (property-based): every accepted amount, currency code, CAIP-19 asset, CAIP-10 account,
+ * Bad input (property-based): every accepted amount, currency code, CAIP-19 asset, CAIP-10 account,
  * URL and id is sent exactly as the spec wants; every rejected one throws InputValidationError naming the field,
  * and nothing is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #7, the checkout return: forged, missing, repeated, encoded-twice and mismatching payment_id values, and
+ * The checkout return: forged, missing, repeated, encoded-twice and mismatching payment_id values, and
  * a success URL for a payment that failed, all lead to "do not fulfil" (a CheckoutReturnError before any request,
  * or `fulfil: false` from the service's own status). Only the service saying "succeeded" for the order's own
  * payment fulfils.

@@ -1,5 +1,5 @@
 /**
- * Issue #7, secrets: the API key never appears in an error (message, stack, cause, util.inspect, JSON), a log
+ * Secrets: the API key never appears in an error (message, stack, cause, util.inspect, JSON), a log
  * line, a hook payload, or the util.inspect/JSON of the client, a request options object or a response, on every
  * error path; ids cannot change the path; nothing is sent to a non-https base URL other than loopback, and the
  * key is not carried to another origin by a redirect.

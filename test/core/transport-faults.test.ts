@@ -1,5 +1,5 @@
 /**
- * Issue #7, faults: every operation × every fault, through the public client against a raw HTTP server on
+ * Faults: every operation × every fault, through the public client against a raw HTTP server on
  * 127.0.0.1. Each cell ends in a successful retry where retrying is safe and allowed, or in the typed error the
  * README promises, after exactly the expected number of requests, and never in an unhandled rejection, a hang,
  * a raw TypeError or a leaked key.

@@ -1,5 +1,5 @@
 /**
- * Issue #7, idempotency under faults, against the mock service served over real HTTP: a creation whose first
+ * Idempotency under faults, against the mock service served over real HTTP: a creation whose first
  * attempt reached the service but whose answer was lost (the mock's `after: true` faults: the operation takes
  * effect, then the connection drops, a 5xx replaces the answer, or the answer comes too late) is retried under
  * the same Idempotency-Key and leaves exactly one record. Every POST carries a key (the SDK makes one when the

@@ -20,7 +20,7 @@ import { MerchantPaymentsClient, money } from "merchant-payments";
 import { DEFAULT_TEST_ASSET, type MockServer, startMockServer } from "merchant-payments/testing";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { browserSkipReason, CHROMIUM_ARGS, CHROMIUM_PATH, missingBrowser } from "./browser.js";
+import { browserSkipReason, CHROMIUM_ARGS, CHROMIUM_PATH, missingBrowser } from "../helpers/browser.js";
 
 const SUITE = "checkout portal in headless Chromium";
 const SKIP_REASON = browserSkipReason(SUITE);

@@ -1,10 +1,10 @@
 /**
- * Issue #19 item 3: on a runtime that cannot load `node:http` (workerd without compatibility flags, a bundle made
+ * on a runtime that cannot load `node:http` (workerd without compatibility flags, a bundle made
  * without the package's export conditions), the Node build's default transport fails to load. The merchant then gets
  * a ConfigurationError that says to pass `fetch`, not the runtime's own "No such module"; and passing `fetch` works.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type MockServer, startMockServer } from "../../src/testing/index.js";
+import { type MockServer, startMockServer } from "../../../src/testing/index.js";
 
 let mock: MockServer;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ afterAll(() => mock.close());
 
 describe("a runtime without node:http", () => {
   it("the first call is a ConfigurationError naming the fetch option; nothing was sent", async () => {
-    const { MerchantPaymentsClient, ConfigurationError } = await import("../../src/index.js");
+    const { MerchantPaymentsClient, ConfigurationError } = await import("../../../src/index.js");
     const client = new MerchantPaymentsClient({
       apiKey: mock.service.keys.test,
       baseUrl: mock.url,
@@ -33,7 +33,7 @@ describe("a runtime without node:http", () => {
   });
 
   it("with `fetch` given, the same client works", async () => {
-    const { MerchantPaymentsClient } = await import("../../src/index.js");
+    const { MerchantPaymentsClient } = await import("../../../src/index.js");
     const client = new MerchantPaymentsClient({
       apiKey: mock.service.keys.test,
       baseUrl: mock.url,

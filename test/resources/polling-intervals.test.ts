@@ -1,5 +1,5 @@
 /**
- * Issue #7, polling: waitForFinal never polls faster than the service's hint or its floor (also for an unknown
+ * Polling: waitForFinal never polls faster than the service's hint or its floor (also for an unknown
  * status, a missing or null pollInMs, after a transient error or a rate limit), and stops at once on abort,
  * leaving no timer behind. Gaps are measured in hooks.onRequest; only lower bounds are asserted.
  */
