@@ -19,14 +19,16 @@ import { measure as measurePolling } from "../bench/polling.mjs";
 
 const KB = 1000;
 /**
- * Issue #11's targets (reported) and the ceilings that fail the check (enforced). The total's ceiling moved from
- * 29.5 to 33.5 KB with ky 2, which is about 3.9 KB larger than ky 1 (min + gzip). Both moved by 1.4 KB with the
- * OpenTelemetry module (`core/telemetry/`: spans, the histogram, route templates); `@opentelemetry/api` itself is an
- * optional peer, imported only when `telemetry` is on, and never counted (bench/bundle.mjs leaves it external).
+ * The bundle's targets (reported; issue #11's, never met) and the ceilings that fail the check (enforced: a
+ * regression guard, raised only with a reason). 29.5 / 18.2 KB before issues 19–21; since then, with the reasons:
+ * ky 2 (+3.9 KB, total only); the OpenTelemetry module (+1.4 KB; `@opentelemetry/api` is an optional peer and never
+ * counted); the wire's limits on every runtime (content codings, any user-fetch body kind, one pool per family, the
+ * fetch build's fallback), the operations table, errors that serialise and brand-check, env warnings, and reading in
+ * bounded time with the key redacted in any encoding (together about 3 KB). Measured 37.8 / 22.7 KB.
  */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 34.9 * KB },
-  own: { target: 12 * KB, ceiling: 19.6 * KB },
+  total: { target: 25 * KB, ceiling: 38.3 * KB },
+  own: { target: 12 * KB, ceiling: 23.2 * KB },
 };
 
 const args = parseArgs();
