@@ -11,6 +11,16 @@ export async function settle<T>(
   }
 }
 
+/** The error a call fails with; the test fails when the call succeeds. */
+export async function failureOf(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to fail");
+}
+
 /** Collects unhandled rejections of the test file; assert `seen` is empty at the end. */
 export function trackUnhandledRejections(): { seen: unknown[]; stop(): void } {
   const seen: unknown[] = [];

@@ -16,6 +16,7 @@ import {
   TimeoutError,
 } from "../../../src/index.js";
 import { testClient } from "../../helpers/clients.js";
+import { failureOf } from "../../helpers/outcomes.js";
 
 /** What a test server saw: connections opened and closed, and bytes it wrote. */
 interface Seen {
@@ -83,15 +84,6 @@ function watchAnswer(): { finished: Promise<boolean>; watch(res: ServerResponse)
     watch = (res) => res.on("close", () => resolve(res.writableEnded));
   });
   return { finished, watch: (res) => watch(res) };
-}
-
-async function failureOf(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 const STATUS = { status: "processing", isFinal: false, pollInMs: 1000 };

@@ -17,6 +17,7 @@ import {
   ResponseValidationError,
 } from "../../../src/index.js";
 import { type MockServer, startMockServer } from "../../../src/testing/index.js";
+import { failureOf } from "../../helpers/outcomes.js";
 
 const KEY = "mock_test_sk_WireEdges0123456789";
 const STATUS = JSON.stringify({ status: "processing", isFinal: false, pollInMs: 1000 });
@@ -24,15 +25,6 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
-
-async function failureOf(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** An HTTP server on 127.0.0.1 counting the connections open at once. */
 async function httpServer(answer: (res: import("node:http").ServerResponse) => void) {
