@@ -19,7 +19,7 @@ import type {
 } from "./model/types.js";
 import { withPaymentId } from "./model/validation.js";
 
-/** Options of {@link MockControls.simulateBuyer}. */
+/** Options of {@link MockService.simulateBuyer}. */
 export interface SimulateBuyerOptions {
   /** The buyer pays (`success`) or the payment fails (`failure`). */
   outcome: "success" | "failure";
