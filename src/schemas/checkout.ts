@@ -1,5 +1,5 @@
 /**
- * Checkout schemas: the redirect-based payment create input (and its wire body) and the create
+ * Checkout schemas: the redirect-based payment create input (and its request body) and the create
  * response. The checkout status operation returns a {@link PaymentStatusResult}.
  *
  * @module
@@ -93,7 +93,7 @@ export interface CheckoutWithoutRedirectsInput extends z.input<typeof withoutRed
  */
 export type CreateCheckoutInput = CheckoutWithRedirectsInput | CheckoutWithoutRedirectsInput;
 
-/** The wire body of `POST /v1/merchant/payment`. */
+/** The request body of `POST /v1/merchant/payment`. */
 export interface CreateCheckoutBody {
   /** The merchant's own order identifier. */
   referenceId: string;
@@ -104,7 +104,7 @@ export interface CreateCheckoutBody {
 }
 
 /**
- * Validates a `checkout.create` input and maps it to the wire body
+ * Validates a `checkout.create` input and maps it to the request body
  * `{ referenceId, amount, checkout: { successUrl, errorUrl } }` (no `checkout` with `redirects: false`).
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).

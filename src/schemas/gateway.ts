@@ -34,7 +34,7 @@ export interface FetchActionInput extends z.input<typeof fetchActionInputObject>
 export const fetchActionInputSchema: z.ZodMiniType<FetchActionInput, FetchActionInput> =
   fetchActionInputObject;
 
-/** The wire body of `POST /v1/gateway/payment/{id}/fetch`. */
+/** The request body of `POST /v1/gateway/payment/{id}/fetch`. */
 export interface FetchActionBody {
   /** Identifier of the chosen payment option, when given. */
   optionId?: string;
@@ -43,7 +43,7 @@ export interface FetchActionBody {
 }
 
 /**
- * Validates a `gateway.fetchAction` input and maps it to the wire body (fields left out when not given).
+ * Validates a `gateway.fetchAction` input and maps it to the request body (fields left out when not given).
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */

@@ -1,5 +1,5 @@
 /**
- * Merchant schemas: the create input (and its wire body) and the merchant records returned by
+ * Merchant schemas: the create input (and its request body) and the merchant records returned by
  * `GET /v1/merchants`, `POST /v1/merchants` and `GET /v1/merchants/{merchantId}`.
  *
  * @module
@@ -50,7 +50,7 @@ export interface CreateMerchantInput extends z.input<typeof createMerchantInputO
 export const createMerchantInputSchema: z.ZodMiniType<CreateMerchantInput, CreateMerchantInput> =
   createMerchantInputObject;
 
-/** The wire body of `POST /v1/merchants`. */
+/** The request body of `POST /v1/merchants`. */
 export interface CreateMerchantBody {
   /** The merchant's display name. */
   merchantName: string;
@@ -59,7 +59,7 @@ export interface CreateMerchantBody {
 }
 
 /**
- * Validates a `merchants.create` input and maps it to the wire body `{ merchantName, merchantEmail }`.
+ * Validates a `merchants.create` input and maps it to the request body `{ merchantName, merchantEmail }`.
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */

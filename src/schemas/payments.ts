@@ -1,5 +1,5 @@
 /**
- * Payment schemas: the create input (and its wire body), the create response, the status result
+ * Payment schemas: the create input (and its request body), the create response, the status result
  * (shared by both status operations) and the cancellation result.
  *
  * @module
@@ -55,7 +55,7 @@ export interface CreatePaymentInput extends z.input<typeof createPaymentInputObj
 export const createPaymentInputSchema: z.ZodMiniType<CreatePaymentInput, CreatePaymentInput> =
   createPaymentInputObject;
 
-/** The wire body of `POST /v1/payments`. */
+/** The request body of `POST /v1/payments`. */
 export interface CreatePaymentBody {
   /** The merchant's own order identifier. */
   referenceId: string;
@@ -64,7 +64,7 @@ export interface CreatePaymentBody {
 }
 
 /**
- * Validates a `payments.create` input and maps it to the wire body `{ referenceId, amount }`.
+ * Validates a `payments.create` input and maps it to the request body `{ referenceId, amount }`.
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */

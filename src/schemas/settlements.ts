@@ -1,5 +1,5 @@
 /**
- * Settlement schemas: crypto settlement inputs (create, update) with their wire bodies, and the
+ * Settlement schemas: crypto settlement inputs (create, update) with their request bodies, and the
  * crypto and fiat settlement records returned by the service.
  *
  * @module
@@ -83,14 +83,14 @@ export const createCryptoSettlementsInputSchema = z
 /** What `settlements.createCrypto` accepts: a non-empty array of `{ asset, destination }`. */
 export type CreateCryptoSettlementsInput = readonly CryptoSettlementInput[];
 
-/** The wire body of `POST /v1/merchants/{merchantId}/settlements/crypto`. */
+/** The request body of `POST /v1/merchants/{merchantId}/settlements/crypto`. */
 export interface CreateCryptoSettlementsBody {
   /** The settlements to register. */
   settlements: { asset: string; destination: string }[];
 }
 
 /**
- * Validates a `settlements.createCrypto` input and wraps it as the wire body `{ settlements }`.
+ * Validates a `settlements.createCrypto` input and wraps it as the request body `{ settlements }`.
  * Issues name fields as `settlements.<index>.<field>`.
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
@@ -119,14 +119,14 @@ export const updateCryptoSettlementInputSchema: z.ZodMiniType<
   UpdateCryptoSettlementInput
 > = updateCryptoSettlementInputObject;
 
-/** The wire body of `PUT /v1/merchants/{merchantId}/settlements/crypto/{id}` (not documented; our choice). */
+/** The request body of `PUT /v1/merchants/{merchantId}/settlements/crypto/{id}` (not documented; our choice). */
 export interface UpdateCryptoSettlementBody {
   /** The new CAIP-10 destination account. */
   destination: string;
 }
 
 /**
- * Validates a `settlements.updateCrypto` input and maps it to the wire body `{ destination }`.
+ * Validates a `settlements.updateCrypto` input and maps it to the request body `{ destination }`.
  *
  * @throws {InputValidationError} When the input is invalid (nothing should be sent).
  */
