@@ -41,6 +41,20 @@ const EXAMPLE_DEPENDENCIES = Object.keys(
     .devDependencies,
 ).filter((name) => !name.startsWith("@types/"));
 
+/**
+ * The SDK reads its settings from these variables when an option is left out. A shell that exported them (a
+ * merchant's `.envrc`, the README's example commands) must not change what the tests see: they are removed before
+ * any worker starts, and a test that needs one sets it with `vi.stubEnv`.
+ */
+for (const name of [
+  "MERCHANT_PAYMENTS_API_KEY",
+  "MERCHANT_PAYMENTS_BASE_URL",
+  "MERCHANT_PAYMENTS_MERCHANT_ID",
+  "MERCHANT_PAYMENTS_LOG",
+]) {
+  delete process.env[name];
+}
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
