@@ -11,8 +11,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { isLoopback } from "../validate/rules.js";
-import type { MockSeed } from "./model/seed.js";
 import { type MockServer, startMockServer } from "./server.js";
+import type { MockSeed } from "./store/seed.js";
 
 const USAGE = "Usage: merchant-payments-mock [options]   (--help lists them)";
 

@@ -28,10 +28,10 @@
 import type { MockControls } from "./controls.js";
 import type { FaultRegistry, MockFaultSpec } from "./faults.js";
 import { json, type RawRequest, type RawResponse, readJsonBody } from "./http.js";
-import { MockServiceError } from "./model/errors.js";
-import { isObject } from "./model/json.js";
-import type { MockSeedAccount } from "./model/seed.js";
 import type { Route } from "./routes.js";
+import { MockServiceError } from "./store/errors.js";
+import { isObject } from "./store/json.js";
+import type { MockSeedAccount } from "./store/seed.js";
 
 /** What a control route's handler receives. */
 export interface ControlContext {

@@ -6,18 +6,18 @@
  */
 
 import type { FaultRegistry, MockFaultHandle, MockFaultSpec } from "./faults.js";
-import { MockServiceError } from "./model/errors.js";
-import { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/options.js";
-import type { MockSeedAccount } from "./model/seed.js";
-import type { MockModel } from "./model/state.js";
+import { MockServiceError } from "./store/errors.js";
+import { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./store/options.js";
+import type { MockSeedAccount } from "./store/seed.js";
+import type { MockModel } from "./store/state.js";
 import type {
   MockAccountInfo,
   MockAccountKeys,
   MockMerchantRecord,
   MockPaymentRecord,
   MockRequestLogEntry,
-} from "./model/types.js";
-import { withPaymentId } from "./model/validation.js";
+} from "./store/types.js";
+import { withPaymentId } from "./store/validation.js";
 
 /** Options of {@link MockService.simulateBuyer}. */
 export interface SimulateBuyerOptions {

@@ -13,12 +13,12 @@ import { CONTROL_ROUTES, type ControlRoute, controlBody } from "./control-endpoi
 import type { MockControls } from "./controls.js";
 import { type FaultRegistry, faultResponse } from "./faults.js";
 import { answerOfError, type RawRequest, type RawResponse } from "./http.js";
-import { MockServiceError } from "./model/errors.js";
-import { randomId } from "./model/random.js";
-import { LOGGED_BODY_MAX_CHARS, type StoredLogEntry } from "./model/request-log.js";
-import type { MockModel } from "./model/state.js";
 import { PAGE_ROUTES, type PageRoute } from "./portal/routes.js";
 import { findRoute, matchPattern, pathSegments } from "./routes.js";
+import { MockServiceError } from "./store/errors.js";
+import { randomId } from "./store/random.js";
+import { LOGGED_BODY_MAX_CHARS, type StoredLogEntry } from "./store/request-log.js";
+import type { MockModel } from "./store/state.js";
 
 /** A route of the mock's one table: a `/v1` route, a control endpoint (prefix included) or a page. */
 export type MockRoute =

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MockServiceError } from "./model/errors.js";
+import { MockServiceError } from "./store/errors.js";
 
 /** A request as the mock sees it. */
 export interface RawRequest {

@@ -39,18 +39,28 @@
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
 
 export type { MockFaultHandle, MockFaultSpec, MockFaultType } from "./faults.js";
-export { MockServiceError } from "./model/errors.js";
-export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./model/options.js";
+export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";
+export {
+  DEFAULT_CONTROL_PREFIX,
+  DEFAULT_MOCK_BASE_URL,
+  MOCK_DEFAULT_VERSION,
+  type MockService,
+  type MockServiceOptions,
+  type MockStateSnapshot,
+  type SimulateBuyerOptions,
+} from "./service.js";
+export { MockServiceError } from "./store/errors.js";
+export { MOCK_BUYER_ADDRESS, type MockPaymentOption } from "./store/options.js";
 export type {
   MockSeed,
   MockSeedAccount,
   MockSeedCryptoSettlement,
   MockSeedFiatSettlement,
   MockSeedMerchant,
-} from "./model/seed.js";
-export { DEFAULT_DESTINATION_ADDRESS, DEFAULT_LIVE_ASSET, DEFAULT_TEST_ASSET } from "./model/seed.js";
-export type { MockTokenInfo } from "./model/tokens.js";
-export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./model/typed-data.js";
+} from "./store/seed.js";
+export { DEFAULT_DESTINATION_ADDRESS, DEFAULT_LIVE_ASSET, DEFAULT_TEST_ASSET } from "./store/seed.js";
+export type { MockTokenInfo } from "./store/tokens.js";
+export type { MockWalletRpcAction, ReceiveWithAuthorizationTypedData } from "./store/typed-data.js";
 export type {
   MockAccountInfo,
   MockAccountKeys,
@@ -65,17 +75,7 @@ export type {
   MockPaymentRecord,
   MockPaymentStatus,
   MockRequestLogEntry,
-} from "./model/types.js";
-export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";
-export {
-  DEFAULT_CONTROL_PREFIX,
-  DEFAULT_MOCK_BASE_URL,
-  MOCK_DEFAULT_VERSION,
-  type MockService,
-  type MockServiceOptions,
-  type MockStateSnapshot,
-  type SimulateBuyerOptions,
-} from "./service.js";
+} from "./store/types.js";
 
 /**
  * Creates the mock service, in process: `service.fetch` is a `fetch` answered by the mock (pass it to the

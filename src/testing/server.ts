@@ -9,8 +9,8 @@ import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "./dispatch.js";
 import { allowedHostNames, bracketed, checkListenHost, checkPublicUrl, parseHost } from "./host.js";
 import type { RawRequest, RawResponse } from "./http.js";
-import { MockServiceError } from "./model/errors.js";
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
+import { MockServiceError } from "./store/errors.js";
 
 /** Options of {@link startMockServer}: where to listen, plus every service option. */
 export interface MockServerOptions extends Omit<MockServiceOptions, "baseUrl"> {

@@ -15,18 +15,18 @@ import {
 import { createDispatcher, type Dispatcher } from "./dispatch.js";
 import { FaultRegistry, type MockFaultHandle, type MockFaultSpec } from "./faults.js";
 import { fromWebRequest, toRequest, toWebResponse } from "./http.js";
-import type { MockPaymentOption } from "./model/options.js";
-import { seededRandom } from "./model/random.js";
-import { defaultSeed, type MockSeed, type MockSeedAccount } from "./model/seed.js";
-import { MockModel } from "./model/state.js";
-import type { MockTokenInfo } from "./model/tokens.js";
+import type { MockPaymentOption } from "./store/options.js";
+import { seededRandom } from "./store/random.js";
+import { defaultSeed, type MockSeed, type MockSeedAccount } from "./store/seed.js";
+import { MockModel } from "./store/state.js";
+import type { MockTokenInfo } from "./store/tokens.js";
 import type {
   MockAccountInfo,
   MockAccountKeys,
   MockMerchantRecord,
   MockPaymentRecord,
   MockRequestLogEntry,
-} from "./model/types.js";
+} from "./store/types.js";
 
 export type { MockStateSnapshot, SimulateBuyerOptions } from "./controls.js";
 

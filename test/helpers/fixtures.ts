@@ -1,5 +1,5 @@
 /** Response bodies and identifiers the service-facing tests share. */
-import { buildReceiveWithAuthorization } from "../../src/testing/model/typed-data.js";
+import { buildReceiveWithAuthorization } from "../../src/testing/store/typed-data.js";
 
 export const CREATED_AT = "2026-02-19T10:00:00.000Z";
 

@@ -5,8 +5,6 @@
  */
 import { describe, expect, it } from "vitest";
 import { createMockService } from "../../src/testing/index.js";
-import type { MockPaymentOption } from "../../src/testing/model/options.js";
-import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../../src/testing/model/types.js";
 import { formatCountdown, formatTokenAmount, networkName } from "../../src/testing/portal/format.js";
 import {
   escapeHtml,
@@ -14,6 +12,8 @@ import {
   renderPortal,
   renderPortalNotFound,
 } from "../../src/testing/portal/render.js";
+import type { MockPaymentOption } from "../../src/testing/store/options.js";
+import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../../src/testing/store/types.js";
 
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const ASSET = "eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e";

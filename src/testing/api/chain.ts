@@ -8,11 +8,11 @@
 
 import { API_VERSION_RE } from "../../validate/rules.js";
 import { type RawRequest, type RawResponse, readJsonBody } from "../http.js";
-import type { Credential } from "../model/accounts.js";
-import { MockServiceError } from "../model/errors.js";
-import { canonicalJson } from "../model/json.js";
-import type { MockModel } from "../model/state.js";
-import type { MockMerchantRecord } from "../model/types.js";
+import type { Credential } from "../store/accounts.js";
+import { MockServiceError } from "../store/errors.js";
+import { canonicalJson } from "../store/json.js";
+import type { MockModel } from "../store/state.js";
+import type { MockMerchantRecord } from "../store/types.js";
 
 /** Settings of the API layer (resolved service options). */
 export interface ApiConfig {

@@ -7,11 +7,11 @@
 
 import { isEmail } from "../../validate/rules.js";
 import { json, type RawResponse } from "../http.js";
-import { MockServiceError } from "../model/errors.js";
-import { isObject } from "../model/json.js";
-import { buyerFromData } from "../model/payments.js";
-import type { MockMerchantRecord, MockPaymentRecord } from "../model/types.js";
-import { checkRequestedAmount } from "../model/validation.js";
+import { MockServiceError } from "../store/errors.js";
+import { isObject } from "../store/json.js";
+import { buyerFromData } from "../store/payments.js";
+import type { MockMerchantRecord, MockPaymentRecord } from "../store/types.js";
+import { checkRequestedAmount } from "../store/validation.js";
 import { type ApiContext, resolveMerchant } from "./chain.js";
 import {
   bad,

@@ -6,9 +6,9 @@
  */
 
 import { isTerminalPaymentStatus } from "../../model/payments.js";
-import { MockServiceError } from "../model/errors.js";
-import { isObject } from "../model/json.js";
-import type { MockCryptoSettlement, MockMerchantRecord, MockPaymentRecord } from "../model/types.js";
+import { MockServiceError } from "../store/errors.js";
+import { isObject } from "../store/json.js";
+import type { MockCryptoSettlement, MockMerchantRecord, MockPaymentRecord } from "../store/types.js";
 
 /** A 400 `invalid_request` naming the field (dotted, as the SDK names it: `settlements.0.asset`). */
 export function bad(message: string, field?: string): MockServiceError {

@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { MockPaymentOption } from "../model/options.js";
-import { mockUsdRate } from "../model/tokens.js";
-import type { PaymentStatus } from "../model/types.js";
+import type { MockPaymentOption } from "../store/options.js";
+import { mockUsdRate } from "../store/tokens.js";
+import type { PaymentStatus } from "../store/types.js";
 
 /** Fraction digits a token amount keeps even when they are zeros (`42.50 USDC`, not `42.5 USDC`). */
 const MIN_TOKEN_FRACTION_DIGITS = 2;

@@ -14,9 +14,9 @@
  */
 
 import { isTerminalPaymentStatus } from "../../model/payments.js";
-import type { MockPaymentOption } from "../model/options.js";
-import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../model/types.js";
-import { formatAmount, withPaymentId } from "../model/validation.js";
+import type { MockPaymentOption } from "../store/options.js";
+import type { MockMerchantRecord, MockPaymentRecord, PaymentStatus } from "../store/types.js";
+import { formatAmount, withPaymentId } from "../store/validation.js";
 import {
   CLOSE_PAGE_HINT,
   formatCountdown,

@@ -5,8 +5,8 @@
  */
 
 import { html, type RawResponse } from "../http.js";
-import type { MockModel } from "../model/state.js";
 import type { Route } from "../routes.js";
+import type { MockModel } from "../store/state.js";
 import { favicon } from "./favicon.js";
 import { renderPortal, renderPortalNotFound } from "./render.js";
 
