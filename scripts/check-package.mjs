@@ -112,7 +112,17 @@ checkTestingWithoutMsw();
 await checkDeclaredDependencies(tarball);
 await checkFetchBuild();
 rmSync(tarball, { force: true });
+// The consumer lives in the system's temp folder (outside the repository, so that Node cannot fall back to the
+// repository's node_modules). It goes with this check, unless CI keeps it for the other Node versions
+// (KEEP_PACKED_CONSUMER=1; scripts/test-other-nodes.sh removes it when done).
+if (process.env.KEEP_PACKED_CONSUMER !== "1") removeConsumerDeps();
 console.log("package check passed");
+
+function removeConsumerDeps() {
+  const link = join(root, ".tmp", "consumer-deps");
+  if (existsSync(link)) rmSync(realpathSync(link), { recursive: true, force: true });
+  rmSync(link, { recursive: true, force: true });
+}
 
 /** Starts the installed CLI on a free port, asks it for the default merchant with the printed key, and stops it. */
 async function checkMockCli() {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the unit project of the suite (`vitest --project unit`) under other Node majors, then the packed package's
-# CommonJS and ES module consumers that `npm run test:package` left in .tmp/consumer-deps (missing: a failure), each
-# making one call through the mock. The binaries come from the npm registry's `node` package (the only place this
-# project may download from); each is installed once into .tmp/node-<version>. Every version runs even when one fails; the exit status says whether any failed.
+# CommonJS and ES module consumers that `KEEP_PACKED_CONSUMER=1 npm run test:package` left in .tmp/consumer-deps
+# (missing: a failure), each making one call through the mock, and removes them at the end. The binaries come from
+# the npm registry's `node` package (the only place this project may download from); each is installed once into
+# .tmp/node-<version>. Every version runs even when one fails; the exit status says whether any failed.
 # A version before 22 (20) runs only the consumers, which must stop with the SDK's own "needs Node 22.12" message.
-#   bash scripts/test-other-nodes.sh 22 24 26 20
+#   KEEP_PACKED_CONSUMER=1 npm run test:package && bash scripts/test-other-nodes.sh 22 24 26 20
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # No version named is nothing checked, which must not pass.
@@ -43,6 +44,9 @@ for major in "$@"; do
     failed+=("Node $major (packed package not checked)")
   fi
 done
+# The consumer was kept for this script (KEEP_PACKED_CONSUMER=1); it lives in the system's temp folder.
+if [ -L .tmp/consumer-deps ]; then rm -rf "$(readlink -f .tmp/consumer-deps)"; fi
+rm -rf .tmp/consumer-deps
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "== failed: ${failed[*]}"
   exit 1
