@@ -29,25 +29,14 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
+import { API_KEY, API_VERSION, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
 
-const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
-const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
-const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
 const VERSION_HEADER = "Mock-Version";
-const API_VERSION = "2026-02-19.preview";
 const CONCURRENCY = 64;
 const CREATE_INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
 /** The variant the SDK is held against (≤ 1.1×), and the one `create()` is (≤ 1.0×). */
 export const FLOOR = "ky floor";
 
-/** The headers the SDK sends on a payment operation, for the hand-written variants. */
-const HEADERS = {
-  accept: "application/json",
-  "user-agent": "merchant-payments/0.1.0",
-  "api-key": API_KEY,
-  "mock-version": API_VERSION,
-  "merchant-id": MERCHANT_ID,
-};
 const POST_HEADERS = { ...HEADERS, "content-type": "application/json" };
 
 /** The same shape the SDK's status schema checks (minus its cross-field refinement). */

@@ -11,21 +11,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import { DIST, fmt, isMain, median, parseArgs, ROOT, requireDist, table } from "./lib/common.mjs";
+import { ANSWER_HEADERS, API_KEY, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { STATUS_BODY } from "./lib/status-body.mjs";
 
-const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
-const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
-const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
 const BASE = "http://127.0.0.1:9";
 const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
-const HEADERS = {
-  accept: "application/json",
-  "user-agent": "merchant-payments/0.1.0",
-  "api-key": API_KEY,
-  "mock-version": "2026-02-19.preview",
-  "merchant-id": MERCHANT_ID,
-};
-const ANSWER_HEADERS = { "content-type": "application/json", "request-id": "req_TuuqNE4UYbMooDqpS2tb" };
 const CREATE_BODY = JSON.stringify({
   id: PAYMENT_ID,
   paymentLink: `https://pay.example/portal/${PAYMENT_ID}`,

@@ -18,21 +18,11 @@ import { fileURLToPath } from "node:url";
 import ky from "ky";
 import * as z from "zod/mini";
 import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
+import { ANSWER_HEADERS, API_KEY, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { STATUS_BODY } from "./lib/status-body.mjs";
 
-const API_KEY = "mock_test_WMPYExts3b7szIKpRmvqLH61L3xuBM9M";
-const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
-const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
 const BASE = "http://127.0.0.1:9";
 const URL_STATUS = `${BASE}/v1/payments/${PAYMENT_ID}/status`;
-const HEADERS = {
-  accept: "application/json",
-  "user-agent": "merchant-payments/0.1.0",
-  "api-key": API_KEY,
-  "mock-version": "2026-02-19.preview",
-  "merchant-id": MERCHANT_ID,
-};
-const RESPONSE_HEADERS = { "content-type": "application/json", "request-id": "req_TuuqNE4UYbMooDqpS2tb" };
 const CREATE_JSON = JSON.stringify({
   referenceId: "order-0000042",
   amount: { unit: "iso4217/USD", value: "1999" },
@@ -40,7 +30,7 @@ const CREATE_JSON = JSON.stringify({
 /** Answers from memory, but builds the Request that real fetch builds from its arguments (its first cost). */
 const fakeFetch = async (input, init) => {
   new Request(input, init);
-  return new Response(STATUS_BODY, { status: 200, headers: RESPONSE_HEADERS });
+  return new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });
 };
 
 async function timeLoop(fn, iterations) {
@@ -77,7 +67,7 @@ export async function steps({ rounds = 5, iterations = 3000 } = {}) {
         (r) => r.text(),
       ),
     "plain ky .json() (fake fetch)": () => kyPlain.get(URL_STATUS, { headers: HEADERS }).json(),
-    "new Response(body) + text()": () => new Response(STATUS_BODY, { headers: RESPONSE_HEADERS }).text(),
+    "new Response(body) + text()": () => new Response(STATUS_BODY, { headers: ANSWER_HEADERS }).text(),
     "new Request(url, { headers })": () => new Request(URL_STATUS, { headers: HEADERS }),
     "new Request(url, { headers, signal })": () =>
       new Request(URL_STATUS, { headers: HEADERS, signal: new AbortController().signal }),
