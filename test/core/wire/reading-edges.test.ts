@@ -91,27 +91,25 @@ describe("content codings: at most 5", () => {
     return body;
   };
 
-  it("5 codings are decoded", async () => {
-    const server = await httpServer((res) => {
+  /** A server whose answer is gzipped `times` times, each coding named in Content-Encoding. */
+  const codedServer = (times: number) =>
+    httpServer((res) => {
       res.writeHead(200, {
         "content-type": "application/json",
-        "content-encoding": Array(5).fill("gzip").join(", "),
+        "content-encoding": Array(times).fill("gzip").join(", "),
       });
-      res.end(gzipped(5));
+      res.end(gzipped(times));
     });
+
+  it("5 codings are decoded", async () => {
+    const server = await codedServer(5);
     await expect(client(server.url).payments.status("pay_5")).resolves.toMatchObject({
       status: "processing",
     });
   });
 
   it("a 6th coding is a typed failure of the answer, not decoded, and not 'could not reach the service'", async () => {
-    const server = await httpServer((res) => {
-      res.writeHead(200, {
-        "content-type": "application/json",
-        "content-encoding": Array(6).fill("gzip").join(","),
-      });
-      res.end(gzipped(6));
-    });
+    const server = await codedServer(6);
     const error = await failureOf(client(server.url).payments.status("pay_6"));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).not.toBeInstanceOf(ConnectionError);
