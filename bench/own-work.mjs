@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import { DIST, fmt, isMain, median, parseArgs, ROOT, requireDist, table } from "./lib/common.mjs";
-import { ANSWER_HEADERS, API_KEY, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { ANSWER_HEADERS, CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { STATUS_BODY } from "./lib/status-body.mjs";
 
 const BASE = "http://127.0.0.1:9";
@@ -34,14 +34,7 @@ async function variants() {
   const { MerchantPaymentsClient } = await import(pathToFileURL(DIST).href);
   const file = readdirSync(join(ROOT, "dist")).find((name) => /^user-fetch-.*\.js$/.test(name));
   const { createUserFetch } = await import(pathToFileURL(join(ROOT, "dist", file)).href);
-  const options = {
-    apiKey: API_KEY,
-    baseUrl: BASE,
-    merchantId: MERCHANT_ID,
-    versionHeader: "Mock-Version",
-    apiVersion: "2026-02-19.preview",
-    fetch: fakeFetch,
-  };
+  const options = { ...CLIENT_OPTIONS, baseUrl: BASE, fetch: fakeFetch };
   const sdk = new MerchantPaymentsClient(options);
   const traced = new MerchantPaymentsClient({ ...options, telemetry: true });
   const floor = ky.create({

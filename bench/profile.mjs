@@ -18,7 +18,14 @@ import { fileURLToPath } from "node:url";
 import ky from "ky";
 import * as z from "zod/mini";
 import { DIST, fmt, isMain, median, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";
-import { ANSWER_HEADERS, API_KEY, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
+import {
+  ANSWER_HEADERS,
+  API_KEY,
+  CLIENT_OPTIONS,
+  HEADERS,
+  MERCHANT_ID,
+  PAYMENT_ID,
+} from "./lib/fixtures.mjs";
 import { STATUS_BODY } from "./lib/status-body.mjs";
 
 const BASE = "http://127.0.0.1:9";
@@ -42,14 +49,7 @@ async function timeLoop(fn, iterations) {
 export async function steps({ rounds = 5, iterations = 3000 } = {}) {
   requireDist();
   const { MerchantPaymentsClient } = await import(DIST);
-  const client = new MerchantPaymentsClient({
-    apiKey: API_KEY,
-    baseUrl: BASE,
-    merchantId: MERCHANT_ID,
-    versionHeader: "Mock-Version",
-    apiVersion: "2026-02-19.preview",
-    fetch: fakeFetch,
-  });
+  const client = new MerchantPaymentsClient({ ...CLIENT_OPTIONS, baseUrl: BASE, fetch: fakeFetch });
   // As core/http.ts calls ky: retry 0, the attempt's deadline as ky's timeout, no signal unless the caller gave one.
   const kyLikeSdk = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: fakeFetch });
   const kyPlain = ky.create({ fetch: fakeFetch });

@@ -4,6 +4,14 @@ export const MERCHANT_ID = "mrch_I4s7kOqI5aHkmL6cL1eHgPTx";
 export const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
 export const API_VERSION = "2026-02-19.preview";
 
+/** The SDK client's options of every benchmark, beside the `fetch` or `baseUrl` each one gives. */
+export const CLIENT_OPTIONS = {
+  apiKey: API_KEY,
+  merchantId: MERCHANT_ID,
+  versionHeader: "Mock-Version",
+  apiVersion: API_VERSION,
+};
+
 /** The headers the SDK sends on a payment operation, for the hand-written variants. */
 export const HEADERS = {
   accept: "application/json",

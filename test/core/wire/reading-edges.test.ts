@@ -5,7 +5,12 @@
  * "could not reach the service"; a malformed answer's raw bytes never reach an error's `cause`.
  */
 import { createServer, type Server } from "node:http";
-import { type AddressInfo, createServer as createTcpServer, type Socket } from "node:net";
+import {
+  type AddressInfo,
+  createServer as createTcpServer,
+  type Socket,
+  type Server as TcpServer,
+} from "node:net";
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -44,6 +49,12 @@ async function httpServer(answer: (res: import("node:http").ServerResponse) => v
       sockets.delete(socket);
     });
   });
+  const url = await listening(server, sockets);
+  return { url, seen };
+}
+
+/** Starts `server` on a free loopback port, closed with its sockets after the test; resolves to its URL. */
+async function listening(server: Server | TcpServer, sockets: Set<Socket>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   closers.push(
     () =>
@@ -52,7 +63,7 @@ async function httpServer(answer: (res: import("node:http").ServerResponse) => v
         server.close(() => resolve());
       }),
   );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 /** A TCP server writing `raw` as its whole answer to every request. */
@@ -63,15 +74,7 @@ async function rawServer(raw: Buffer): Promise<string> {
     socket.on("error", () => {});
     socket.once("data", () => socket.end(raw));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return listening(server, sockets);
 }
 
 function client(baseUrl: string, options: ConstructorParameters<typeof MerchantPaymentsClient>[0] = {}) {
