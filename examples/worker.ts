@@ -143,7 +143,7 @@ export async function mapWithConcurrency<T, R>(
 ): Promise<Array<R | undefined>> {
   if (!Number.isInteger(limit) || limit < 1)
     throw new RangeError(`concurrency must be a positive integer: ${limit}`);
-  const results: Array<R | undefined> = new Array(items.length).fill(undefined);
+  const results: Array<R | undefined> = Array.from({ length: items.length }, () => undefined);
   let next = 0;
   // `limit` lanes, each taking the next item as soon as its previous one is done.
   const lane = async () => {

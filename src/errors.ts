@@ -59,14 +59,11 @@ export class MerchantPaymentsError extends Error {
     value: unknown,
   ): value is InstanceType<C> {
     // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
-    // biome-ignore lint/complexity/noUselessThisAlias: named for what it is.
-    // biome-ignore lint/complexity/noThisInStatic: the class `instanceof` asks about is `this`.
-    const wanted = this;
-    if (Function.prototype[Symbol.hasInstance].call(wanted, value)) return true;
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     if (!isMerchantPaymentsError(value)) return false;
     for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
       const owner: unknown = Object.hasOwn(proto, "constructor") ? proto.constructor : undefined;
-      if (typeof owner === "function" && owner.name === wanted.name) return true;
+      if (typeof owner === "function" && owner.name === this.name) return true;
     }
     return false;
   }

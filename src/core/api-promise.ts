@@ -80,7 +80,7 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     return new APIPromise(this.#result.then((result) => ({ ...result, data: fn(result.data) })));
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass; `then` reads the result instead of the unused native state.
+  // oxlint-disable-next-line unicorn/no-thenable -- a Promise subclass; `then` reads the result instead of the unused native state.
   override then<R1 = WithRequestId<T>, R2 = never>(
     onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

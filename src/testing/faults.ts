@@ -273,7 +273,7 @@ export function faultResponse(spec: MockFaultSpec, real: RawResponse | null): Ra
       const cut = Math.max(1, Math.floor(full.length / 2));
       return {
         status: spec.status ?? real?.status ?? 200,
-        headers: { ...(real?.headers ?? {}), "content-type": "application/json" },
+        headers: { ...real?.headers, "content-type": "application/json" },
         body: full.slice(0, Math.min(cut, full.length - 1)),
       };
     }

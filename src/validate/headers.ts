@@ -14,7 +14,7 @@ const HEADER_NAME = /^[\w!#$%&'*+.^`|~-]+$/;
  * DEL and the other C0 controls are refused by undici, and would surface as a network failure), no leading or
  * trailing whitespace (fetch would strip it), and only Latin-1 characters (a `Headers` object refuses others).
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses.
+// oxlint-disable-next-line no-control-regex -- the control characters are what it refuses.
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 /** Names that carry the credentials: only the client's own credentials may set them. */
@@ -51,7 +51,7 @@ export function headerNameProblem(name: unknown): string | undefined {
 /** What is wrong with a header value, or `undefined`. */
 export function headerValueTextProblem(value: unknown): string | undefined {
   if (typeof value !== "string") return "must be a string";
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: Latin-1 is what fetch's Headers accept.
+  // oxlint-disable-next-line no-control-regex -- Latin-1 is what fetch's Headers accept.
   if (CONTROL.test(value) || /^[\t ]|[\t ]$/.test(value) || !/^[\x00-\xff]*$/.test(value)) {
     return "must be Latin-1 text without control characters (line breaks, NUL, DEL…) or surrounding whitespace";
   }

@@ -247,14 +247,12 @@ const FAULTS: Fault[] = [
     safe: { error: RateLimitError, requests: 3 },
     unsafe: { error: RateLimitError, requests: 3 },
   },
-  ...[500, 502, 503, 504].map(
-    (status): Fault => ({
-      name: `${status} with an error body`,
-      steps: (op) => [apiError(status, "server_error"), ok(op)],
-      safe: RETRIED,
-      unsafe: { error: InternalServerError, requests: 1 },
-    }),
-  ),
+  ...[500, 502, 503, 504].map((status): Fault => ({
+    name: `${status} with an error body`,
+    steps: (op) => [apiError(status, "server_error"), ok(op)],
+    safe: RETRIED,
+    unsafe: { error: InternalServerError, requests: 1 },
+  })),
   {
     name: "503 on every attempt",
     steps: () => [apiError(503, "service_unavailable")],

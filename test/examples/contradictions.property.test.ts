@@ -29,7 +29,7 @@ const client = new MerchantPaymentsClient({
   maxRetries: 0,
   fetch: async (input) => {
     const path = new URL(String(input)).pathname;
-    if (!/\/status$/.test(path))
+    if (!path.endsWith("/status"))
       return Response.json({ message: "not here", code: "not_found" }, { status: 404 });
     return Response.json(answer);
   },

@@ -41,26 +41,30 @@ async function checkout(body: BodyInit, type: string) {
 }
 
 describe("examples/nextjs route handlers", () => {
-  it("POST /api/checkout (a form post) redirects to the portal; the verified return fulfils", {
-    timeout: 120_000,
-  }, async () => {
-    const { res, payment } = await checkout(
-      new URLSearchParams({ amount: "9.50", currency: "USD" }),
-      "application/x-www-form-urlencoded",
-    );
-    if (!payment) throw new Error("no payment created");
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toContain(payment.id);
-    expect(payment.amount.value).toBe("950");
+  it(
+    "POST /api/checkout (a form post) redirects to the portal; the verified return fulfils",
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const { res, payment } = await checkout(
+        new URLSearchParams({ amount: "9.50", currency: "USD" }),
+        "application/x-www-form-urlencoded",
+      );
+      if (!payment) throw new Error("no payment created");
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toContain(payment.id);
+      expect(payment.amount.value).toBe("950");
 
-    const back = mock.simulateBuyer(payment.id, { outcome: "success" }) ?? "";
-    expect(back).toMatch(
-      /^https:\/\/shop\.example\/api\/checkout\/return\?order=.*&landed=success&payment_id=/,
-    );
-    const page = await GET(new NextRequest(back));
-    expect(page.status).toBe(200);
-    expect(await stateOf(payment.referenceId)).toBe("fulfilled");
-  });
+      const back = mock.simulateBuyer(payment.id, { outcome: "success" }) ?? "";
+      expect(back).toMatch(
+        /^https:\/\/shop\.example\/api\/checkout\/return\?order=.*&landed=success&payment_id=/,
+      );
+      const page = await GET(new NextRequest(back));
+      expect(page.status).toBe(200);
+      expect(await stateOf(payment.referenceId)).toBe("fulfilled");
+    },
+  );
 
   it("a forged return does not fulfil", async () => {
     const { payment } = await checkout(JSON.stringify({ amount: "5", currency: "EUR" }), "application/json");

@@ -76,39 +76,43 @@ describe("examples/shared/orders: a shop that cannot fulfil twice", () => {
   const ORDERS = 50;
   const PAID_BEFORE_RESTART = 40;
 
-  it(`races return, reload and worker on ${ORDERS} orders: each ships once, also across a restart`, {
-    timeout: 120_000,
-  }, async () => {
-    const placed = await placeOrders(ORDERS);
-    const ids = placed.map((order) => order.id);
-    expect(new Set(placed.map((order) => order.paymentId)).size).toBe(ORDERS);
-    for (const order of placed.slice(0, PAID_BEFORE_RESTART)) {
-      expect(mock.simulateBuyer(order.paymentId ?? "", { outcome: "success" })).toBe(returnUrl(order));
-    }
+  it(
+    `races return, reload and worker on ${ORDERS} orders: each ships once, also across a restart`,
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const placed = await placeOrders(ORDERS);
+      const ids = placed.map((order) => order.id);
+      expect(new Set(placed.map((order) => order.paymentId)).size).toBe(ORDERS);
+      for (const order of placed.slice(0, PAID_BEFORE_RESTART)) {
+        expect(mock.simulateBuyer(order.paymentId ?? "", { outcome: "success" })).toBe(returnUrl(order));
+      }
 
-    await race(placed);
-    expect(totalShipments()).toBe(PAID_BEFORE_RESTART);
-    expect([...shipments.values()].every((n) => n === 1)).toBe(true);
-    expect(await orders.fulfilmentCount(ids)).toBe(PAID_BEFORE_RESTART);
+      await race(placed);
+      expect(totalShipments()).toBe(PAID_BEFORE_RESTART);
+      expect([...shipments.values()].every((n) => n === 1)).toBe(true);
+      expect(await orders.fulfilmentCount(ids)).toBe(PAID_BEFORE_RESTART);
 
-    // The shop restarts: the database is closed and opened again from the same place.
-    await orders.close();
-    orders = await openOrders(location);
-    const reopened = await Promise.all(ids.map((id) => orders.get(id)));
-    expect(reopened.filter((order) => order?.state === "fulfilled")).toHaveLength(PAID_BEFORE_RESTART);
+      // The shop restarts: the database is closed and opened again from the same place.
+      await orders.close();
+      orders = await openOrders(location);
+      const reopened = await Promise.all(ids.map((id) => orders.get(id)));
+      expect(reopened.filter((order) => order?.state === "fulfilled")).toHaveLength(PAID_BEFORE_RESTART);
 
-    // The last buyers pay after the restart, and every order is raced again.
-    for (const order of placed.slice(PAID_BEFORE_RESTART)) {
-      mock.simulateBuyer(order.paymentId ?? "", { outcome: "success" });
-    }
-    await race(placed);
+      // The last buyers pay after the restart, and every order is raced again.
+      for (const order of placed.slice(PAID_BEFORE_RESTART)) {
+        mock.simulateBuyer(order.paymentId ?? "", { outcome: "success" });
+      }
+      await race(placed);
 
-    expect(shipments.size).toBe(ORDERS);
-    expect([...shipments.values()].every((n) => n === 1)).toBe(true);
-    expect(totalShipments()).toBe(ORDERS);
-    expect(await orders.fulfilmentCount(ids)).toBe(ORDERS);
-    for (const id of ids) expect((await orders.get(id))?.state).toBe("fulfilled");
-  });
+      expect(shipments.size).toBe(ORDERS);
+      expect([...shipments.values()].every((n) => n === 1)).toBe(true);
+      expect(totalShipments()).toBe(ORDERS);
+      expect(await orders.fulfilmentCount(ids)).toBe(ORDERS);
+      for (const id of ids) expect((await orders.get(id))?.state).toBe("fulfilled");
+    },
+  );
 
   it("the fulfilments table refuses a second row for an order, whatever the code above it does", async () => {
     const [order] = await placeOrders(1);

@@ -27,7 +27,7 @@ export interface CallOptions {
 
 export interface CallResult {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON
+  // oxlint-disable-next-line typescript/no-explicit-any -- tests read arbitrary JSON
   body: any;
   text: string;
   headers: Headers;

@@ -162,7 +162,6 @@ describe.skipIf(SKIP_REASON !== null)(SKIP_REASON ?? SUITE, { timeout: TEST_TIME
   /** The text the buyer can read (no markup, no scripts), checked for internals. */
   async function expectPlainWords(): Promise<void> {
     // innerText on purpose: it is what is rendered (hidden sections and scripts left out), as the buyer sees it.
-    // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point here
     const visible = await page.locator("body").innerText();
     for (const internal of INTERNALS) expect(visible).not.toMatch(internal);
   }
