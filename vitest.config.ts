@@ -32,14 +32,25 @@ const SLOW = [
  */
 const EXAMPLES = ["test/examples/**/*.test.ts", "examples/**/*.test.ts"];
 
+/** The packages a lane (a folder with its own `package.json` and install) holds, type packages left out. */
+const dependenciesOf = (lane: string) =>
+  Object.keys(
+    (JSON.parse(readFileSync(here(`./${lane}/package.json`), "utf8")) as { devDependencies: object })
+      .devDependencies,
+  ).filter((name) => !name.startsWith("@types/"));
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
 /**
- * A test file imports a framework directly (`next/server` beside the route handlers it calls): resolve the examples'
- * dependencies from `examples/node_modules` for test files too, as Node does for the files under `examples/`.
+ * Resolves these packages from a lane's own `node_modules`, for test files too, as Node does for the files under
+ * the lane's folder: a test imports a framework directly (`next/server` beside the route handlers it calls), or a
+ * tool the root does not install (`playwright-core`).
  */
-const EXAMPLE_DEPENDENCIES = Object.keys(
-  (JSON.parse(readFileSync(here("./examples/package.json"), "utf8")) as { devDependencies: object })
-    .devDependencies,
-).filter((name) => !name.startsWith("@types/"));
+const resolveFromLane = (lane: string, names = dependenciesOf(lane)) =>
+  names.map((name) => ({
+    find: new RegExp(`^${escapeRegExp(name)}(/.*)?$`),
+    replacement: `${here(`./${lane}/node_modules/`)}${name}$1`,
+  }));
 
 /**
  * The SDK reads its settings from these variables when an option is left out. A shell that exported them (a
@@ -54,8 +65,6 @@ for (const name of [
 ]) {
   delete process.env[name];
 }
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
  * CI's msw 2 lane (`scripts/test-msw-2.sh`) installs msw 2 apart and names it here: every `msw` import (the tests'
@@ -94,20 +103,25 @@ export default defineConfig({
           typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
         },
       },
-      { extends: true, test: { name: "slow", include: SLOW, exclude: [...configDefaults.exclude] } },
       {
         extends: true,
-        resolve: {
-          alias: EXAMPLE_DEPENDENCIES.map((name) => ({
-            find: new RegExp(`^${escapeRegExp(name)}(/.*)?$`),
-            replacement: `${here("./examples/node_modules/")}${name}$1`,
-          })),
+        // playwright-core, for the portal in Chromium, is one of the tools installed apart (`tools/package.json`).
+        resolve: { alias: resolveFromLane("tools", ["playwright-core"]) },
+        test: {
+          name: "slow",
+          include: SLOW,
+          exclude: [...configDefaults.exclude],
+          globalSetup: [here("./test/helpers/lanes-installed.ts")],
         },
+      },
+      {
+        extends: true,
+        resolve: { alias: resolveFromLane("examples") },
         test: {
           name: "examples",
           include: EXAMPLES,
           exclude: [...configDefaults.exclude],
-          globalSetup: [here("./test/helpers/examples-installed.ts")],
+          globalSetup: [here("./test/helpers/lanes-installed.ts")],
         },
       },
     ],

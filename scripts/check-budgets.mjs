@@ -11,8 +11,13 @@
 //   The heap left is not a budget (it moves by a couple of MB from run to run without any leak; CI once failed on
 //   it): `node --expose-gc bench/watchers.mjs` measures it over a warm-up and a baseline pass.
 //
+// - the root install (`npm ci`): node_modules ≤ 250 MiB on disk, as `du -sh` counts it (blocks, each file once),
+//   caches that tests write into it left out. Lanes install their own tools apart (`examples/`, `tools/`, `bench/`).
+//
 // Prints each budget with its measured value and exits 1 when one is exceeded.
 //   node scripts/check-budgets.mjs [--watchers=10000] [--skip-watchers]
+import { lstatSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { measureBundle } from "../bench/bundle.mjs";
 import { fmt, parseArgs, runJson } from "../bench/lib/common.mjs";
 import { measure as measurePolling } from "../bench/polling.mjs";
@@ -31,6 +36,26 @@ const BUNDLE = {
   own: { target: 12 * KB, ceiling: 23.2 * KB },
 };
 
+/** Issue #20's target for the root install: what a newcomer's `npm ci` puts on disk. */
+const ROOT_INSTALL_BYTES = 250 * 1024 * 1024;
+/** Caches that vite and vitest write into node_modules while tests run: not part of the install. */
+const CACHES = new Set([".vite", ".vitest", ".cache"]);
+
+/** Bytes on disk under `dir`, as `du` counts them: allocated blocks, each inode once, caches left out. */
+function diskBytes(dir, seen = new Set()) {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && CACHES.has(entry.name)) continue;
+    const path = join(dir, entry.name);
+    const stat = lstatSync(path);
+    if (seen.has(stat.ino)) continue;
+    seen.add(stat.ino);
+    bytes += stat.blocks === undefined ? stat.size : stat.blocks * 512;
+    if (entry.isDirectory()) bytes += diskBytes(path, seen);
+  }
+  return bytes;
+}
+
 const args = parseArgs();
 const results = [];
 const record = (name, measured, limit, ok) => {
@@ -38,6 +63,14 @@ const record = (name, measured, limit, ok) => {
   process.stdout.write(`${ok ? "ok  " : "FAIL"}  ${name}: ${measured} (budget ${limit})\n`);
 };
 const info = (line) => process.stdout.write(`info  ${line}\n`);
+
+const installed = diskBytes(new URL("../node_modules", import.meta.url).pathname);
+record(
+  "root install (node_modules on disk)",
+  `${(installed / 1024 / 1024).toFixed(1)} MiB`,
+  `≤ ${ROOT_INSTALL_BYTES / 1024 / 1024} MiB`,
+  installed <= ROOT_INSTALL_BYTES,
+);
 
 const bundle = await measureBundle();
 for (const [name, bytes, { target, ceiling }] of [

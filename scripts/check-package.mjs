@@ -24,12 +24,20 @@ const run = (command, args, cwd = root) =>
   execFileSync(command, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
 const step = (title) => console.log(`== ${title}`);
 
+// publint and arethetypeswrong are tools installed apart from the root (`tools/package.json`), as `npm test` does.
+const tool = (name) => {
+  const bin = join(root, "tools", "node_modules", ".bin", name);
+  if (!existsSync(bin))
+    throw new Error(`${name} is not installed: run \`npm run tools:install\` (npm ci --prefix tools)`);
+  return bin;
+};
+
 step("publint");
-run("npx", ["--no-install", "publint", "--strict"]);
+run(tool("publint"), ["--strict"]);
 
 step("arethetypeswrong");
 // Profile node16: the package needs Node >= 20, so TypeScript's pre-`exports` node10 resolution does not apply.
-run("npx", ["--no-install", "attw", "--pack", ".", "--profile", "node16", "--no-emoji", "--no-color"]);
+run(tool("attw"), ["--pack", ".", "--profile", "node16", "--no-emoji", "--no-color"]);
 
 step("npm pack into a clean consumer");
 mkdirSync(join(root, ".tmp"), { recursive: true });
