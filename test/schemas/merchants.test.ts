@@ -9,6 +9,7 @@ import {
   unknownField,
 } from "../../src/schemas/index.js";
 import { inputError } from "../helpers/assertions.js";
+import { MERCHANT } from "../helpers/fixtures.js";
 
 describe("merchant create input", () => {
   it("maps { name, email } to the wire body, trimmed", () => {
@@ -47,12 +48,7 @@ describe("merchant create input", () => {
 });
 
 const merchant = {
-  id: "mrch_1",
-  name: "Acme",
-  email: null,
-  status: "active",
-  iconUrl: null,
-  createdAt: "2026-02-19T10:00:00.000Z",
+  ...MERCHANT,
   settlements: {
     crypto: [{ id: "crypto_1", asset: "eip155:1/erc20:0xabc", destination: "eip155:1:0xdef" }],
     fiat: [{ id: "fiat_1", status: "pending", bankType: "iban" }],

@@ -12,6 +12,7 @@ import {
   ResponseValidationError,
 } from "../../src/index.js";
 import { type Step, useFaultServer } from "../helpers/fault-server.js";
+import { MERCHANT } from "../helpers/fixtures.js";
 import { settle } from "../helpers/outcomes.js";
 import { SECRET_KEY } from "../helpers/secrets.js";
 
@@ -144,15 +145,7 @@ describe("a wide answer reads in bounded work: drift grouped by field path, capp
 });
 
 function merchantWith(crypto: unknown[]) {
-  return {
-    id: "mrch_1",
-    name: "Acme",
-    email: null,
-    status: "active",
-    iconUrl: null,
-    createdAt: "2026-02-19T10:00:00.000Z",
-    settlements: { crypto, fiat: [] },
-  };
+  return { ...MERCHANT, settlements: { crypto, fiat: [] } };
 }
 
 const AMOUNT = { unit: "iso4217/USD", value: "100" };

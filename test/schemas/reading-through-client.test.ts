@@ -12,7 +12,7 @@ import {
   ResponseValidationError,
   unknownField,
 } from "../../src/index.js";
-import { usdcOnBaseTypedData } from "../helpers/fixtures.js";
+import { MERCHANT, usdcOnBaseTypedData } from "../helpers/fixtures.js";
 
 const SECRET_KEY = "mp_test_reading0123456789";
 
@@ -101,12 +101,7 @@ describe("merchants.retrieve with one settlement item missing its id", () => {
     const { client, drift } = clientAnswering(
       {
         merchant: {
-          id: "mrch_1",
-          name: "Acme",
-          email: null,
-          status: "active",
-          iconUrl: null,
-          createdAt: "2026-02-19T10:00:00.000Z",
+          ...MERCHANT,
           settlements: { crypto: [{ asset: "eip155:1/slip44:60", destination: "eip155:1:0xab" }], fiat: [] },
           tier: "gold",
         },
@@ -114,7 +109,7 @@ describe("merchants.retrieve with one settlement item missing its id", () => {
       "tolerant",
     );
     const merchant = await client.merchants.retrieve("mrch_1");
-    expect([merchant.name, merchant.status]).toEqual(["Acme", "active"]);
+    expect([merchant.name, merchant.status]).toEqual([MERCHANT.name, "active"]);
     expect(unknownField(merchant, "tier")).toBe("gold");
     expect(drift.map((event) => event.path)).toEqual(["merchant.settlements.crypto.0.id"]);
   });
