@@ -161,7 +161,9 @@ export async function handleReturn(
       await orders.fulfil(order.id, outcome.paymentId, options.onFulfil);
       return { status: 200, message: `Thank you! Order ${order.id} is paid.` };
     }
-    return (await noteUnpaid(orders, order, outcome.status)) ?? STILL_PROCESSING;
+    // No status (the service could not be read within the wait) is "still processing": the worker settles it.
+    const unpaid = outcome.status && (await noteUnpaid(orders, order, outcome.status));
+    return unpaid ?? STILL_PROCESSING;
   } catch (error) {
     if (error instanceof CheckoutReturnError) {
       return { status: 400, message: "This payment link is not valid for the order." };

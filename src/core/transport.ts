@@ -15,6 +15,7 @@ import { abortErrorOf } from "./abort.js";
 import { apiErrorFrom } from "./api-error.js";
 import { APIPromise, type CallResult } from "./api-promise.js";
 import type { ResolvedConfig } from "./config.js";
+import { attemptTimeoutMs, deadlineOf, fitsBefore } from "./deadline.js";
 import { Events } from "./events.js";
 import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
 import { baseHeadersOf, callHeadersOf, exposedHeaders, requestIdOf } from "./headers.js";
@@ -52,6 +53,8 @@ interface PreparedCall {
   timeoutMs: number;
   maxRetries: number;
   signal: AbortSignal | undefined;
+  /** The deadline of the wait this call belongs to (`deadline.ts`): no attempt or retry sleep runs past it. */
+  deadline: number | undefined;
   /** A POST may be repeated only under an idempotency key: the service then replays instead of creating twice. */
   safeToRepeat: boolean;
   /** The call as events see it (attempt 0); errors take its method and path. */
@@ -138,6 +141,8 @@ export class Transport {
       if ("result" in outcome) return outcome.result;
       if (!shouldRetry(outcome, call, attempt)) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
+      // A retry sleep that would end past the wait's deadline is not taken: the call ends with this failure now.
+      if (!fitsBefore(call.deadline, delayMs)) throw outcome.error;
       if (this.#events.observed) this.#events.retry({ ...call.event, attempt }, delayMs, outcome.reason);
       trace?.retry(attempt, delayMs, outcome.reason);
       await sleep(delayMs, call.signal);
@@ -177,6 +182,7 @@ export class Transport {
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
       signal: options.signal,
+      deadline: deadlineOf(options),
       // GET and PUT are idempotent in HTTP: repeating them cannot create a second resource.
       safeToRepeat: method !== "POST" || idempotencyKey !== undefined,
       event: { method, path: operation.path, attempt: 0, idempotencyKey },
@@ -190,24 +196,32 @@ export class Transport {
     call: PreparedCall,
     attempt: number,
   ): Promise<AttemptOutcome> {
+    const timeoutMs = attemptTimeoutMs(call.timeoutMs, call.deadline);
+    // The wait's deadline has passed: no attempt starts, the call ends as one that timed out.
+    if (timeoutMs === undefined)
+      return this.#wireFailure(new WireFailure("timeout"), { ...call, timeoutMs: 0 });
     const events = this.#events;
     const event = events.observed ? { ...call.event, attempt } : call.event;
     if (events.observed) events.request(event);
     const started = events.observed ? performance.now() : 0;
     let response: WireResponse;
     try {
-      const { method, url, headers, body, timeoutMs, signal } = call;
+      const { method, url, headers, body, signal } = call;
       response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
     } catch (error) {
       // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
       if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
-      const { maxResponseBytes } = this.#config;
-      return wireFailureOf(error, call.event, { ...call, maxResponseBytes });
+      return this.#wireFailure(error, { ...call, timeoutMs });
     }
     const requestId = requestIdOf(response.headers, this.#redactor);
     if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
     if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
     return { result: this.#result(schemas, schema, response, call.event, requestId) };
+  }
+
+  /** How the wire failed, read as a failed attempt; `call.timeoutMs` is the attempt's own (the deadline's cut). */
+  #wireFailure(failure: WireFailure, call: PreparedCall): FailedAttempt {
+    return wireFailureOf(failure, call.event, { ...call, maxResponseBytes: this.#config.maxResponseBytes });
   }
 
   /** A non-2xx response: its typed error, and whether repeating may help. */

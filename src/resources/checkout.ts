@@ -28,8 +28,10 @@ export interface VerifyReturnParams {
   /**
    * Wait until the payment is final (`true`, or polling options such as `maxWaitMs`) instead of returning the
    * current status. The wait runs inside your request handler, so it is short unless you say otherwise:
-   * 10 seconds when `maxWaitMs` is not given. A wait that runs out is not an error:
-   * the outcome is `keep_waiting` with the last status seen.
+   * 10 seconds when `maxWaitMs` is not given. That one deadline covers the whole wait: every status call, its
+   * timeout and its retries end before it. A wait that runs out is not an error: the outcome is `keep_waiting` with
+   * the last status seen (none when the service answered nothing usable in time, or asked, with `Retry-After`, for
+   * a pause longer than the time left).
    */
   wait?: boolean | PollOptions | undefined;
   /** `Merchant-Id` for the status call, instead of the client's default (or give `options.merchantId`). */
@@ -43,8 +45,12 @@ export type CheckoutNextStep = "fulfil" | "show_error" | "show_expiry" | "show_c
 export interface CheckoutOutcome {
   /** The id of the verified payment (the `expectedPaymentId` you gave). */
   paymentId: string;
-  /** The status as the service reports it, server-side. */
-  status: PaymentStatusResult;
+  /**
+   * The status as the service reports it, server-side. `undefined` only after a `wait` in which no status could be
+   * read (the service kept failing, did not answer, or rate-limited past the deadline): `next` is then
+   * `keep_waiting`.
+   */
+  status: PaymentStatusResult | undefined;
   /**
    * `fulfil` (succeeded), `show_error` (failed: offer a retry), `show_expiry` (expired: offer a new payment),
    * `show_cancelled`, or `keep_waiting` (not final yet, also when a `wait` ran out; a status this SDK does not know;
@@ -96,7 +102,7 @@ export class Checkout extends PollingResource {
    * {@link CheckoutReturnError} is thrown before anything is trusted; then the status is asked of the service,
    * server-side, and only that decides. Which URL the buyer landed on is ignored. `options` are the request options
    * of the status calls (`timeoutMs` per call, `signal`, `merchantId`, …). A `wait` that runs out returns
-   * `keep_waiting` with the last status seen; it never throws `PollTimeoutError`. Malformed params are an
+   * `keep_waiting` with the last status seen (or none), within its deadline; it never throws `PollTimeoutError`. Malformed params are an
    * `InputValidationError`.
    */
   async verifyReturn(params: VerifyReturnParams, options?: RequestOptions): Promise<CheckoutOutcome> {
@@ -108,6 +114,7 @@ export class Checkout extends PollingResource {
     const status = pollOptions
       ? await statusWithin(this, paymentId, { ...options, ...pollOptions, merchantId })
       : await this.status(paymentId, { ...options, merchantId });
+    if (status === undefined) return { paymentId, status, next: "keep_waiting", fulfil: false };
     const final = isFinalPaymentStatus(status);
     const next = final ? (NEXT_STEP[status.status] ?? "keep_waiting") : "keep_waiting";
     return { paymentId, status, next, fulfil: isFulfillable(status) };
@@ -131,24 +138,22 @@ function definedOnly<T extends object>(options: T): Partial<T> {
 
 /**
  * The status once final, or the last one seen when the deadline passes first: a wait that runs out is an answer
- * ("keep waiting"), not an error. When no status at all arrived in time (the service kept failing transiently), one
- * more status call is made, and its error, if any, is the one thrown: it says why nothing could be read.
+ * ("keep waiting"), not an error, and `undefined` when nothing could be read in time. No call is made after the
+ * deadline: `watch` fits every call into it. An error that waiting cannot fix (an unknown payment, a bad key) ends
+ * the wait and is thrown.
  */
 async function statusWithin(
   resource: PollingResource,
   paymentId: string,
   options: PollOptions,
-): Promise<PaymentStatusResult> {
+): Promise<PaymentStatusResult | undefined> {
   let last: PaymentStatusResult | undefined;
   try {
     for await (const status of resource.watch(paymentId, options)) last = status;
   } catch (error) {
     if (!(error instanceof PollTimeoutError)) throw error;
-    if (last) return last;
-    const { maxWaitMs, onUpdate, minIntervalMs, maxIntervalMs, defaultIntervalMs, ...request } = options;
-    return resource.status(paymentId, request);
   }
-  return last as PaymentStatusResult;
+  return last;
 }
 
 /** The `payment_id` of a return, checked against the stored one. */

@@ -5,6 +5,7 @@
  */
 import { abortErrorOf, onAbort } from "../core/abort.js";
 import type { APIPromise } from "../core/api-promise.js";
+import { DEADLINE, type DeadlineOptions, deadlineIn, fitsBefore } from "../core/deadline.js";
 import { checkRequestOptions, type RequestOptions } from "../core/request-options.js";
 import { sleep } from "../core/retry.js";
 import { ConnectionError, InternalServerError, PollTimeoutError, RateLimitError } from "../errors.js";
@@ -21,7 +22,8 @@ import { APIResource } from "./resource.js";
 export interface PollOptions extends RequestOptions {
   /**
    * Overall deadline of the wait in milliseconds; then `waitForFinal` throws `PollTimeoutError` and `watch` ends by
-   * throwing it. Default 15 minutes. (Each status call is bounded by `timeoutMs`.)
+   * throwing it. Default 15 minutes. It covers everything: each attempt's timeout is `timeoutMs` or the time left,
+   * no retry sleep runs past it, and a `Retry-After` longer than the time left ends the wait at once.
    */
   maxWaitMs?: number | undefined;
   /** Called with each status change (the first status included). Errors it throws are not caught. */
@@ -81,8 +83,12 @@ function clamp(value: number, min: number, max: number): number {
   return Math.min(Math.max(value, min), max);
 }
 
-/** One signal for a whole polling run: fires at the deadline or when the caller's signal does. */
+/**
+ * One deadline for a whole polling run: the time every status call receives (its attempts, their timeouts and its
+ * retry sleeps fit before it), and one signal that fires then or when the caller's signal does.
+ */
 function deadlineScope(maxWaitMs: number, signal: AbortSignal | undefined) {
+  const deadline = deadlineIn(maxWaitMs);
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -92,6 +98,7 @@ function deadlineScope(maxWaitMs: number, signal: AbortSignal | undefined) {
   if (signal?.aborted) controller.abort();
   const stopForwarding = signal && !signal.aborted ? onAbort(signal, () => controller.abort()) : undefined;
   return {
+    deadline,
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose() {
@@ -133,12 +140,13 @@ export abstract class PollingResource extends APIResource {
   ): AsyncGenerator<PaymentStatusResult, void, undefined> {
     const { settings, onUpdate, signal, request } = resolvePollOptions(options);
     const scope = deadlineScope(settings.maxWaitMs, signal);
+    const pollOptions: DeadlineOptions = { ...request, signal: scope.signal, [DEADLINE]: scope.deadline };
     let last: PaymentStatusResult | undefined;
     try {
       for (;;) {
         let waitMs: number;
         try {
-          const status = await this.status(paymentId, { ...request, signal: scope.signal });
+          const status = await this.status(paymentId, pollOptions);
           if (status.status !== last?.status || status.isFinal !== last.isFinal) {
             last = status;
             onUpdate?.(status);
@@ -149,13 +157,14 @@ export abstract class PollingResource extends APIResource {
           waitMs = typeof status.pollInMs === "number" ? status.pollInMs : settings.defaultIntervalMs;
         } catch (error) {
           if (!isTransient(error)) throw error;
-          waitMs =
-            error instanceof RateLimitError
-              ? (error.retryAfterMs ?? settings.defaultIntervalMs)
-              : settings.defaultIntervalMs;
+          const retryAfterMs = error instanceof RateLimitError ? error.retryAfterMs : undefined;
+          // The service asked for a pause longer than the time left: nothing can be read before the deadline.
+          if (retryAfterMs !== undefined && !fitsBefore(scope.deadline, retryAfterMs)) break;
+          waitMs = retryAfterMs ?? settings.defaultIntervalMs;
         }
         await sleep(clamp(waitMs, settings.minIntervalMs, settings.maxIntervalMs), scope.signal);
       }
+      throw new PollTimeoutError(paymentId, settings.maxWaitMs, last?.status);
     } catch (error) {
       if (scope.timedOut()) throw new PollTimeoutError(paymentId, settings.maxWaitMs, last?.status);
       if (signal?.aborted) throw abortErrorOf(signal);

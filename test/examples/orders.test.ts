@@ -31,6 +31,7 @@ beforeAll(async () => {
   orders = await openOrders(location); // the first start of an embedded database takes a few seconds
 }, 120_000);
 afterAll(async () => {
+  mock.reset(); // releases a status request the hang test below left held
   await orders?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -149,6 +150,22 @@ describe("examples/shared/orders: a shop that cannot fulfil twice", () => {
     expect(await settleOrder(client, orders, order, { onFulfil: ship })).toBe("fulfilled");
     expect(await settleOrder(client, orders, order, { onFulfil: ship })).toBe("already_fulfilled");
     expect(shipments.get(order.id)).toBe(1);
+  });
+});
+
+describe("examples/shared handleReturn against a service that hangs", () => {
+  it("shows 'still processing' once its short wait runs out, and leaves the order awaiting payment", async () => {
+    const [order] = await placeOrders(1);
+    const path = `/v1/merchant/payment/${order?.paymentId}/status`;
+    // Every status request is held far longer than the client's 30 s timeout.
+    const fault = mock.injectFault({ type: "latency", latencyMs: 600_000, rate: 1, path });
+    try {
+      const page = await handleReturn(client, orders, order?.id, returnUrl(order as Order), { waitMs: 300 });
+      expect(page.status).toBe(202);
+      expect((await orders.get(order?.id ?? ""))?.state).toBe("awaiting_payment");
+    } finally {
+      fault.remove();
+    }
   });
 });
 

@@ -472,7 +472,7 @@ describe.each([
       expect(url).toBe(`${URLS.successUrl}?payment_id=${paymentId}`);
       const outcome = await sdk.checkout.verifyReturn({ url: url!, expectedPaymentId: paymentId });
       expect(outcome).toMatchObject({ paymentId, fulfil: true, next: "fulfil" });
-      expect(outcome.status.info?.txId).toBe(`test:${paymentId}`);
+      expect(outcome.status?.info?.txId).toBe(`test:${paymentId}`);
       // Verification asked the service, on the checkout status path.
       expect(apiRequests().at(-1)).toMatchObject({
         method: "GET",

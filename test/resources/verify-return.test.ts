@@ -5,12 +5,20 @@
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  type CheckoutOutcome,
   type ClientOptions,
   InputValidationError,
   MerchantPaymentsClient,
   PollTimeoutError,
   type VerifyReturnParams,
 } from "../../src/index.js";
+import {
+  clientOverFetch,
+  deafFetch,
+  hangingFetch,
+  settleWithClock,
+  timedOnClock,
+} from "../helpers/fetch-service.js";
 import { SUCCEEDED } from "../helpers/fixtures.js";
 
 const PROCESSING = { status: "processing", isFinal: false, pollInMs: 1_000 };
@@ -33,19 +41,6 @@ function clientAnswering(answer: () => Response, options: Pick<ClientOptions, "r
   return { client, calls };
 }
 
-/** Runs `call` while moving the fake clock forward 500 ms at a time, up to `limitMs` of fake time. */
-async function settleWithClock<T>(call: Promise<T>, limitMs = 60 * 60_000): Promise<T> {
-  let settled = false;
-  const tracked = call.finally(() => {
-    settled = true;
-  });
-  tracked.catch(() => {});
-  for (let elapsed = 0; !settled && elapsed < limitMs; elapsed += 500) {
-    await vi.advanceTimersByTimeAsync(500);
-  }
-  return tracked;
-}
-
 // The SDK loads its HTTP and schema modules with the first call: done here, on the real clock, so that the fake
 // clock below only ever moves while a call waits on a timer.
 beforeAll(async () => {
@@ -65,7 +60,7 @@ describe("verifyReturn with wait", () => {
       client.checkout.verifyReturn({ ...RETURN, wait: { maxWaitMs: 60_000 } }),
     );
     expect(outcome).toMatchObject({ paymentId: "pay_1", next: "keep_waiting", fulfil: false });
-    expect(outcome.status.status).toBe("processing");
+    expect(outcome.status?.status).toBe("processing");
     expect(calls.length).toBeGreaterThan(1);
     expect(Math.max(...calls) - Math.min(...calls)).toBeLessThanOrEqual(60_000);
   });
@@ -103,13 +98,75 @@ describe("verifyReturn with wait", () => {
     expect(outcome).toMatchObject({ next: "fulfil", fulfil: true });
   });
 
-  it("when nothing could be read before the deadline, the service's own error is thrown, not PollTimeoutError", async () => {
-    const { client } = clientAnswering(() => new Response("down", { status: 503 }));
+  it("ends at a non-transient error with that error, not PollTimeoutError", async () => {
+    const { client } = clientAnswering(() => Response.json({ code: "not_found" }, { status: 404 }));
     const error = await settleWithClock(client.checkout.verifyReturn({ ...RETURN, wait: true })).catch(
       (caught: unknown) => caught,
     );
     expect(error).not.toBeInstanceOf(PollTimeoutError);
-    expect((error as Error).name).toBe("InternalServerError");
+    expect((error as Error).name).toBe("NotFoundError");
+  });
+});
+
+/**
+ * One deadline covers the whole wait (issue 25 item 1): the client's own timeout (30 s) and retries (2, with
+ * Retry-After honoured up to 60 s) stay in force, yet whatever the service does, the buyer gets an answer within
+ * `maxWaitMs`, and it is `keep_waiting`, not an error.
+ */
+describe("verifyReturn's wait keeps its deadline, whatever the service does", () => {
+  /** The outcome of `verifyReturn` and the fake time it took (an error fails the test). */
+  async function timed(client: MerchantPaymentsClient, wait: VerifyReturnParams["wait"]) {
+    const {
+      value: outcome,
+      error,
+      elapsedMs,
+    } = await timedOnClock(() => client.checkout.verifyReturn({ ...RETURN, wait }));
+    if (error !== undefined) throw error;
+    return { outcome: outcome as CheckoutOutcome, elapsedMs };
+  }
+
+  it("a service that hangs: keep_waiting with no status, within wait: true's 10 s (was TimeoutError after 101 s)", async () => {
+    const { client } = clientOverFetch(hangingFetch);
+    const { outcome, elapsedMs } = await timed(client, true);
+    expect(outcome).toEqual({ paymentId: "pay_1", status: undefined, next: "keep_waiting", fulfil: false });
+    expect(elapsedMs).toBeLessThanOrEqual(10_000 + 1_000);
+  });
+
+  it("a fetch that never settles and ignores its signal: each attempt's timeout is cut to the time left", async () => {
+    const { client, calls } = clientOverFetch(deafFetch);
+    const { outcome, elapsedMs } = await timed(client, { maxWaitMs: 4_000 });
+    expect(outcome).toMatchObject({ status: undefined, next: "keep_waiting" });
+    expect(calls()).toBe(1);
+    expect(elapsedMs).toBeLessThanOrEqual(4_000 + 1_000);
+  });
+
+  it("a 429 with Retry-After: 60 ends the wait at once with keep_waiting (was RateLimitError after 130 s)", async () => {
+    const { client, calls } = clientOverFetch(async () =>
+      Response.json({ code: "rate_limited" }, { status: 429, headers: { "retry-after": "60" } }),
+    );
+    const { outcome, elapsedMs } = await timed(client, { maxWaitMs: 20_000 });
+    expect(outcome).toMatchObject({ status: undefined, next: "keep_waiting", fulfil: false });
+    // The service asked for a pause longer than the time left: no sleep is taken, nothing more is sent.
+    expect(calls()).toBe(1);
+    expect(elapsedMs).toBeLessThan(1_000);
+  });
+
+  it("a 503 every time: keep_waiting with no status, within the deadline (was an error at 11 s)", async () => {
+    const { client, calls } = clientOverFetch(async () => new Response("down", { status: 503 }));
+    const { outcome, elapsedMs } = await timed(client, true);
+    expect(outcome).toMatchObject({ status: undefined, next: "keep_waiting", fulfil: false });
+    expect(calls()).toBeGreaterThan(3);
+    expect(elapsedMs).toBeLessThanOrEqual(10_000 + 1_000);
+  });
+
+  it("a status read before the service starts hanging is the one answered, within the deadline", async () => {
+    let n = 0;
+    const { client } = clientOverFetch((input, init) =>
+      ++n === 1 ? Promise.resolve(Response.json(PROCESSING)) : hangingFetch(input, init),
+    );
+    const { outcome, elapsedMs } = await timed(client, { maxWaitMs: 5_000 });
+    expect(outcome).toMatchObject({ next: "keep_waiting", fulfil: false, status: { status: "processing" } });
+    expect(elapsedMs).toBeLessThanOrEqual(5_000 + 1_000);
   });
 });
 

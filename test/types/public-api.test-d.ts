@@ -141,7 +141,7 @@ describe("checkout outcome", () => {
       "fulfil" | "show_error" | "show_expiry" | "show_cancelled" | "keep_waiting"
     >();
     expectTypeOf<CheckoutOutcome["fulfil"]>().toEqualTypeOf<boolean>();
-    expectTypeOf<CheckoutOutcome["status"]>().toEqualTypeOf<PaymentStatusResult>();
+    expectTypeOf<CheckoutOutcome["status"]>().toEqualTypeOf<PaymentStatusResult | undefined>();
     expectTypeOf(
       client.checkout.verifyReturn({ url: "/r", expectedPaymentId: "pay_1" }),
     ).resolves.toEqualTypeOf<CheckoutOutcome>();
