@@ -2,12 +2,13 @@
  * The SDK's one way to write to the user's logger. Every log line passes here, so the level filter and the call
  * shape that console, pino and winston all render live in one place.
  *
- * CONTRACT: `log(config, level, message, fields)`; `fields` never hold a header or a credential, nor a field named
- * `message` (the line's own).
+ * CONTRACT: `log(config, observers, level, message, fields)`; `fields` never hold a header or a credential, nor a
+ * field named `message` (the line's own).
  *
  * @module
  */
 import type { ResolvedConfig } from "./config.js";
+import type { Observers } from "./observers.js";
 import type { LogLevel, LogRecord } from "./options.js";
 
 /** Levels the SDK writes at: every {@link LogLevel} but `"off"`. */
@@ -19,10 +20,12 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, e
 /**
  * Writes one line to the configured logger when its level is at or above `config.logLevel`. The logger gets one
  * object, `{ message, ...fields }`: pino and winston log its properties as structured fields (pino's `(msg, obj)`
- * order would drop them), and `console` prints it whole. A logger that throws never changes a call's outcome.
+ * order would drop them), and `console` prints it whole. The logger is an observer: a logger that throws never
+ * changes a call's outcome, and is turned off for the client (`observers`).
  */
 export function log(
   config: Pick<ResolvedConfig, "logger" | "logLevel">,
+  observers: Observers,
   level: LineLevel,
   message: string,
   fields: Record<string, unknown>,
@@ -32,9 +35,5 @@ export function log(
   const write = logger[level];
   if (typeof write !== "function") return;
   const record: LogRecord = { message: `merchant-payments: ${message}`, ...fields };
-  try {
-    write.call(logger, record);
-  } catch {
-    // A failing logger must not fail the payment call it describes.
-  }
+  observers.run(logger, "the logger", () => write.call(logger, record));
 }

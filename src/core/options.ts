@@ -75,7 +75,11 @@ export interface DriftEvent {
 /** How responses are read. See {@link ClientOptions.responseValidation}. */
 export type ResponseValidation = "strict" | "tolerant";
 
-/** Observe the SDK's traffic (for metrics or tracing). Hooks run synchronously; an error they throw is ignored. */
+/**
+ * Observe the SDK's traffic (for metrics or tracing). Hooks run synchronously and are never awaited; one that throws
+ * (or returns a promise that rejects) never changes the call: it is reported once through the logger and not called
+ * again by the client.
+ */
 export interface Hooks {
   /** Called before each attempt is sent. */
   onRequest?: (event: RequestEvent) => void;
@@ -101,8 +105,8 @@ export interface LogRecord {
 
 /**
  * Where the SDK writes its log lines: `console`, a pino or a winston logger as they are, or any object with these
- * methods. Each is called with one {@link LogRecord}; a level left out is not written, and a method that throws is
- * ignored. With pino, `pino({ messageKey: "message" })` also shows the SDK's message as pino's own.
+ * methods. Each is called with one {@link LogRecord}; a level left out is not written, and a logger that throws is
+ * turned off for the client (said once on `console.warn`). With pino, `pino({ messageKey: "message" })` also shows the SDK's message as pino's own.
  */
 export interface Logger {
   /** Receives one line per attempt that got a response (method, path, status, duration). */

@@ -21,6 +21,7 @@ import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.j
 import { baseHeadersOf, callHeadersOf, exposedHeaders, requestIdOf } from "./headers.js";
 import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
+import type { Observers } from "./observers.js";
 import type { RequestEvent } from "./options.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "./request-options.js";
@@ -79,6 +80,11 @@ export class Transport {
    */
   readonly #returnUrls: ReturnUrlRule;
 
+  /** The guard every observer of this client runs behind (hooks, logger, telemetry, `onUpdate`). */
+  get observers(): Observers {
+    return this.#events.observers;
+  }
+
   /** The sockets of this client's family: `withOptions()` hands them to the client it makes. */
   get pool(): SocketPool {
     return this.#http.pool;
@@ -98,7 +104,8 @@ export class Transport {
     this.#events = new Events(config, this.#redactor);
     const { fetch, maxResponseBytes, maxSockets } = config;
     this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
-    this.#telemetry = config.telemetry && createTelemetry(config.telemetry, config.baseUrl);
+    this.#telemetry =
+      config.telemetry && createTelemetry(config.telemetry, config.baseUrl, this.#events.observers);
   }
 
   /**

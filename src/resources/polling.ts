@@ -26,7 +26,11 @@ export interface PollOptions extends RequestOptions {
    * no retry sleep runs past it, and a `Retry-After` longer than the time left ends the wait at once.
    */
   maxWaitMs?: number | undefined;
-  /** Called with each status change (the first status included). Errors it throws are not caught. */
+  /**
+   * Called with each status change (the first status included). An observer: it cannot change or hold up the wait
+   * (a promise it returns is not awaited); if it throws or its promise rejects, that is reported once as a warning
+   * through the client's logger and this function is not called again by the client.
+   */
   onUpdate?: ((status: PaymentStatusResult) => void) | undefined;
   /** Never poll more often than this, whatever `pollInMs` says. Default 250 ms. */
   minIntervalMs?: number | undefined;
@@ -149,7 +153,7 @@ export abstract class PollingResource extends APIResource {
           const status = await this.status(paymentId, pollOptions);
           if (status.status !== last?.status || status.isFinal !== last.isFinal) {
             last = status;
-            onUpdate?.(status);
+            if (onUpdate) this.transport.observers.run(onUpdate, "onUpdate", () => onUpdate(status));
             yield status;
           }
           if (isFinalPaymentStatus(status)) return;

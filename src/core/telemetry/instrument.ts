@@ -1,8 +1,13 @@
 /**
  * OpenTelemetry for the calls of one client: one CLIENT span per call (its retries as span events) and the
  * `http.client.request.duration` histogram, named by the semantic conventions for HTTP clients. `@opentelemetry/api`
- * is an optional peer: it is imported with the first traced call, and only by a client whose `telemetry` option is
- * on. A client without telemetry never reaches this module's code.
+ * is an optional peer: it is imported when a client whose `telemetry` option is on is made (so that a missing
+ * package is reported then, once), and the providers are asked for their tracer and meter with the first call. A
+ * client without telemetry never reaches this module's code.
+ *
+ * Telemetry is an observer (`observers.ts`): every use of the OpenTelemetry API, and so of the providers, processors
+ * and exporters behind it, runs behind the client's guard. When any of it fails, the failure is reported once,
+ * telemetry is turned off for the client, and the call, and every later one, goes on untraced with its own outcome.
  *
  * What is recorded is low-cardinality and secret-free by construction: the method, the route template (never the path
  * with its ids, nor the query), the server's host and port, the status, an error type, the request id on the span.
@@ -11,9 +16,9 @@
  * @module
  */
 import type * as Otel from "@opentelemetry/api";
-import { ConfigurationError } from "../../errors.js";
 import { SDK_VERSION } from "../../version.js";
 import type { CallResult } from "../api-promise.js";
+import type { Observers } from "../observers.js";
 import type { RequestEvent } from "../options.js";
 import type { TelemetryOptions } from "./options.js";
 
@@ -44,34 +49,63 @@ interface Instruments {
   duration: Otel.Histogram;
 }
 
-/** Creates the telemetry of a client whose `telemetry` option is on. Nothing is loaded until its first call. */
-export function createTelemetry(providers: TelemetryOptions, baseUrl: string): Telemetry {
+/** Runs the SDK's telemetry code behind the client's guard: its result, or `undefined` once telemetry failed. */
+type Guard = <T>(work: () => T) => T | undefined;
+
+/** The trace of a call that is not traced (telemetry off, or failed). */
+const UNTRACED: CallTrace = { retry() {} };
+
+/**
+ * Creates the telemetry of a client whose `telemetry` option is on, and starts importing `@opentelemetry/api`: a
+ * missing package is reported once, now, and the client's calls go on untraced. The providers are not touched
+ * until the first call (a global provider may be registered after the client is made).
+ */
+export function createTelemetry(
+  providers: TelemetryOptions,
+  baseUrl: string,
+  observers: Observers,
+): Telemetry {
   const url = new URL(baseUrl);
   const server: Otel.Attributes = {
     "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"),
     "server.port": Number(url.port || (url.protocol === "https:" ? 443 : 80)),
   };
-  let instruments: Promise<Instruments> | undefined;
+  // The identity under which the guard turns this client's telemetry off.
+  const token = {};
+  const guard: Guard = (work) => observers.run(token, "telemetry", work);
+  const api = importApi((error) => observers.fail(token, "telemetry", missingPeer(error)));
+  let instruments: Instruments | undefined;
   return {
     async traced(call, template, send) {
-      instruments ??= loadInstruments(providers);
-      return tracedCall(await instruments, server, { ...call, template }, send);
+      const otel = await api;
+      if (otel === undefined || !observers.isOn(token)) return send(UNTRACED);
+      instruments ??= guard(() => instrumentsOf(otel, providers));
+      if (instruments === undefined) return send(UNTRACED);
+      return tracedCall(instruments, guard, server, { ...call, template }, send);
     },
   };
 }
 
-async function loadInstruments(providers: TelemetryOptions): Promise<Instruments> {
-  let api: typeof Otel;
+/** The optional peer, or `undefined` (after `onMissing`) when it cannot be imported. */
+async function importApi(onMissing: (error: unknown) => void): Promise<typeof Otel | undefined> {
   try {
     // Awaited inside a try, which esbuild reads as optional; webpack and Turbopack (Next.js) are told to leave it to
     // run time: an app without the optional peer bundles, and only a client with `telemetry` on needs it.
-    api = await import(/* webpackIgnore: true */ /* @vite-ignore */ "@opentelemetry/api");
-  } catch (cause) {
-    throw new ConfigurationError(
-      "The telemetry option needs the @opentelemetry/api package: install it (npm install @opentelemetry/api).",
-      { cause },
-    );
+    return await import(/* webpackIgnore: true */ /* @vite-ignore */ "@opentelemetry/api");
+  } catch (error) {
+    onMissing(error);
+    return undefined;
   }
+}
+
+/** Why telemetry is off when the peer could not be imported: what to install, and what failed (its name only). */
+function missingPeer(error: unknown): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  return `the telemetry option needs the @opentelemetry/api package, which could not be loaded (${name}): install it (npm install @opentelemetry/api)`;
+}
+
+/** The tracer and the histogram of the client's providers (the global ones where none is given). */
+function instrumentsOf(api: typeof Otel, providers: TelemetryOptions): Instruments {
   const tracerProvider = (providers.tracerProvider ?? api.trace.getTracerProvider()) as Otel.TracerProvider;
   const meterProvider = (providers.meterProvider ?? api.metrics.getMeterProvider()) as Otel.MeterProvider;
   const duration = meterProvider
@@ -84,9 +118,20 @@ async function loadInstruments(providers: TelemetryOptions): Promise<Instruments
   return { api, tracer: tracerProvider.getTracer(SCOPE, SDK_VERSION), duration };
 }
 
-/** One call in its span: the span is the active one while the attempts run, so lower-level spans nest under it. */
+/** The span of one call, and the context that makes it the active span. */
+interface Started {
+  span: Otel.Span;
+  context: Otel.Context;
+}
+
+/**
+ * One call in its span: the span is the active one while the attempts run, so lower-level spans nest under it.
+ * `send` runs exactly once, whatever the telemetry does: untraced when the span cannot be started, outside the span's
+ * context when that cannot be entered; its result or error is the call's, unchanged.
+ */
 async function tracedCall<T>(
   { api, tracer, duration }: Instruments,
+  guard: Guard,
   server: Otel.Attributes,
   call: RequestEvent & { template: string },
   send: (trace: CallTrace) => Promise<CallResult<T>>,
@@ -97,32 +142,40 @@ async function tracedCall<T>(
     "url.template": template,
     ...server,
   };
-  const parent = api.context.active();
-  const span = tracer.startSpan(
-    `${call.method} ${template}`,
-    { kind: api.SpanKind.CLIENT, attributes },
-    parent,
-  );
-  const started = performance.now();
+  const started = guard((): Started => {
+    const parent = api.context.active();
+    const options = { kind: api.SpanKind.CLIENT, attributes };
+    const span = tracer.startSpan(`${call.method} ${template}`, options, parent);
+    return { span, context: api.trace.setSpan(parent, span) };
+  });
+  if (started === undefined) return send(UNTRACED);
+  const { span } = started;
+  const startedAt = performance.now();
   let resends = 0;
   const trace: CallTrace = {
     retry(attempt, delayMs, reason) {
       resends = attempt + 1;
-      span.addEvent("retry", {
-        "http.request.resend_count": resends,
-        "error.type": reason,
-        "merchant_payments.retry.delay_ms": Math.round(delayMs),
-      });
+      const event = { "http.request.resend_count": resends, "error.type": reason };
+      guard(() =>
+        span.addEvent("retry", { ...event, "merchant_payments.retry.delay_ms": Math.round(delayMs) }),
+      );
     },
   };
   const end = (outcome: Outcome) => {
-    const seconds = (performance.now() - started) / 1000;
-    endCall(api, span, duration, attributes, { ...outcome, resends, seconds });
+    const seconds = (performance.now() - startedAt) / 1000;
+    guard(() => endCall(api, span, duration, attributes, { ...outcome, resends, seconds }));
   };
+  let answer: Promise<CallResult<T>> | undefined;
+  // The work returns nothing: the guard must not read the call's own rejection as a failure of the telemetry.
+  guard(() => {
+    api.context.with(started.context, () => {
+      answer = send(trace);
+    });
+  });
   try {
-    const answer = await api.context.with(api.trace.setSpan(parent, span), send, undefined, trace);
-    end({ status: answer.status, requestId: answer.requestId, errorType: undefined });
-    return answer;
+    const result = await (answer ?? send(trace));
+    end({ status: result.status, requestId: result.requestId, errorType: undefined });
+    return result;
   } catch (error) {
     end(failureOf(error));
     throw error;
