@@ -32,8 +32,10 @@ export function log(
 ): void {
   const { logger } = config;
   if (logger === undefined || RANK[level] < RANK[config.logLevel]) return;
-  const write = logger[level];
-  if (typeof write !== "function") return;
   const record: LogRecord = { message: `merchant-payments: ${message}`, ...fields };
-  observers.run(logger, "the logger", () => write.call(logger, record));
+  // Reading the method is the logger's code too (a getter, a proxy): inside the guard.
+  observers.run(logger, "the logger", () => {
+    const write = logger[level];
+    if (typeof write === "function") write.call(logger, record);
+  });
 }
