@@ -10,6 +10,7 @@
 import * as z from "zod/mini";
 import type { JsonValue } from "../model/json.js";
 import { isRecord } from "../validate/issues.js";
+import { rememberKnownValues } from "./strictness.js";
 import {
   CAIP10_RE,
   CAIP19_RE,
@@ -59,13 +60,14 @@ export type OpenEnum<Known extends string> = Known | (string & {});
 /**
  * A response-side schema for an open enum: any string parses, typed as `Known | (string & {})`.
  *
- * @param _known The known values. Kept for documentation; they never restrict parsing.
+ * @param known The known values. They never restrict parsing (the doctor reports others as drift).
  */
 export function openEnum<const Known extends string>(
-  _known: readonly Known[],
+  known: readonly Known[],
 ): z.ZodMiniType<OpenEnum<Known>, unknown> {
-  // Any string parses: the known values only shape the type (autocomplete), never what is accepted.
-  return z.string() as z.ZodMiniType<OpenEnum<Known>, unknown>;
+  // Any string parses: the known values shape the type (autocomplete) and a strict check (the doctor's), never
+  // what the SDK accepts.
+  return rememberKnownValues(z.string(), known) as z.ZodMiniType<OpenEnum<Known>, unknown>;
 }
 
 /** True for a query parameter's value: sent as its string form; `undefined` is left out. */

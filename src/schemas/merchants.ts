@@ -10,6 +10,7 @@ import { EMAIL_RE } from "../validate/rules.js";
 import { flatQuerySchema, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { decisive, responseArray } from "./parse.js";
+import { keepOpen } from "./strictness.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
 export { MERCHANT_STATUSES } from "../model/merchants.js";
@@ -149,10 +150,12 @@ export const listMerchantsQuerySchema = flatQuerySchema;
 /** Query parameters of `merchants.list`, passed through as given. */
 export type ListMerchantsQuery = z.input<typeof listMerchantsQuerySchema>;
 
-const merchantListItemObject = responseObject({
-  /** Merchant id (`mrch_...`): pass it to `merchants.retrieve` for the merchant with its settlements. */
-  id: z.string(),
-});
+const merchantListItemObject = keepOpen(
+  responseObject({
+    /** Merchant id (`mrch_...`): pass it to `merchants.retrieve` for the merchant with its settlements. */
+    id: z.string(),
+  }),
+);
 
 /**
  * One item of the merchant list. The document does not show its shape: its `id` is typed (a list of merchants that
