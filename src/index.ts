@@ -29,6 +29,7 @@ export type {
   TracerProviderLike,
 } from "./core/telemetry/options.js";
 export type { CustomOperation, CustomResult } from "./custom-operations.js";
+export type { HttpMethod } from "./operations.js";
 export * from "./errors.js";
 // Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).
 export { unknownField } from "./model/fields.js";

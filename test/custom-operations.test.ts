@@ -175,7 +175,9 @@ describe("a custom operation is sent as the built-in ones are", () => {
       null,
     ]);
     recording.requests.length = 0;
-    expect(await failure(() => client().request(operation))).toBeInstanceOf(InputValidationError);
+    const error = await failure(() => client().request(operation));
+    expect(error).toBeInstanceOf(InputValidationError);
+    expect((error as InputValidationError).issues[0]?.field).toBe("merchantId");
     expect(recording.requests).toHaveLength(0);
   });
 });

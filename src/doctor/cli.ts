@@ -5,10 +5,10 @@
  * @module
  */
 import { doctorMain } from "./main.js";
+import { colourWanted } from "./report.js";
 
-const colour = process.stdout.isTTY === true && !process.env.NO_COLOR;
 process.exitCode = await doctorMain(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  colour,
+  colour: colourWanted(process.stdout.isTTY, process.env),
 });

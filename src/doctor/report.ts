@@ -43,7 +43,15 @@ export function exitStatusOf(report: DoctorReport): 0 | 1 {
   return broken ? 1 : 0;
 }
 
-/** Colours of the outcome column: only on a terminal, and never under `NO_COLOR`. */
+/** Colour is for a terminal only, and never when `NO_COLOR` is set to anything (https://no-color.org). */
+export function colourWanted(
+  isTerminal: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  return isTerminal === true && (env.NO_COLOR ?? "") === "";
+}
+
+/** Colours of the outcome column. */
 const COLOURS = { ok: "\u001b[32m", drift: "\u001b[33m", error: "\u001b[31m" } as const;
 const RESET = "\u001b[0m";
 

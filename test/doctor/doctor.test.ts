@@ -5,8 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { doctorMain } from "../../src/doctor/main.js";
-import type { DoctorReport } from "../../src/doctor/report.js";
+import { colourWanted, type DoctorReport } from "../../src/doctor/report.js";
 import { createMockService, MOCK_DEFAULT_VERSION, type MockService } from "../../src/testing/index.js";
+import { testClient } from "../helpers/clients.js";
 
 let mock: MockService;
 let printed: string[];
@@ -18,10 +19,11 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  // Whatever a run printed, the key never appears in it.
+  // Whatever a run printed, neither key nor any idempotency key (a UUID) appears in it.
   for (const text of printed) {
     expect(text).not.toContain(mock.keys.test);
     expect(text).not.toContain(mock.keys.live);
+    expect(text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
   }
 });
 
@@ -115,6 +117,10 @@ describe("the doctor against the bundled mock", () => {
     expect(plain.out).toContain("8 operations: 8 ok, 0 drift, 0 error.");
     expect(plain.out).not.toContain("\u001b[");
     expect((await doctor([], serving(), true)).out).toContain("\u001b[32mok");
+    expect(colourWanted(true, {})).toBe(true);
+    expect(colourWanted(true, { NO_COLOR: "1" })).toBe(false);
+    expect(colourWanted(false, {})).toBe(false);
+    expect(colourWanted(undefined, {})).toBe(false);
   });
 
   it("with a live key only reads, unless --allow-live-writes", async () => {
@@ -128,6 +134,20 @@ describe("the doctor against the bundled mock", () => {
     ]);
     expect(reads.err).toContain("--allow-live-writes");
     expect(reads.err).toContain("payments.status was not run: pass --payment-id");
+    const live = await testClient(mock, {
+      apiKey: mock.keys.live,
+      merchantId: mock.liveMerchantId ?? "",
+      fetch: mock.fetch,
+    }).payments.create({
+      referenceId: "live-order",
+      amount: { unit: "iso4217/USD", value: "100" },
+    });
+    const withPayment = await jsonReport(["--payment-id", live.id]);
+    expect(withPayment.report.operations.map((op) => [op.name, op.outcome]).at(-1)).toEqual([
+      "payments.status",
+      "ok",
+    ]);
+    expect(mock.getPayment(live.id).status).toBe("requires_action");
     const created: string[] = [];
     const writes = await jsonReport(["--allow-live-writes"], serving(undefined, created));
     expect(writes.report.operations.map((op) => op.name)).toEqual(ALL);
