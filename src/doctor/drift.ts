@@ -11,7 +11,7 @@
  */
 import * as z from "zod/mini";
 import { fieldPath, PARSE_CONTEXT, type PathKey } from "../schemas/issues.js";
-import { valueAt } from "../schemas/parse.js";
+import { responseArray, valueAt } from "../schemas/parse.js";
 import { arrayItemOf, isKeptOpen, knownValuesOf } from "../schemas/strictness.js";
 
 type Schema = z.core.$ZodType;
@@ -51,7 +51,8 @@ export function strictSchemaOf(schema: Schema): Schema {
 function rebuilt(schema: Schema): Schema {
   if (isKeptOpen(schema)) return schema;
   const item = arrayItemOf(schema);
-  if (item !== undefined) return z.array(strictSchemaOf(item));
+  // Read in chunks with issues grouped by field, as the SDK reads: a hostile answer of 10⁵ items stays bounded.
+  if (item !== undefined) return responseArray(strictSchemaOf(item) as z.ZodMiniType<unknown, unknown>);
   const known = knownValuesOf(schema);
   if (known !== undefined) return z.enum(known as [string, ...string[]]);
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
