@@ -44,8 +44,9 @@ describe("drift of an answer read strictly", () => {
   });
 
   it("reads every response schema of the operations table", () => {
+    const loaded = schemas as unknown as Record<string, Parameters<typeof driftOf>[0]>;
     for (const row of Object.values(OPERATIONS)) {
-      expect(() => driftOf(schemas[row.response], {})).not.toThrow();
+      expect(() => driftOf(loaded[row.response]!, {})).not.toThrow();
     }
   });
 });
