@@ -219,6 +219,21 @@ describe("the doctor reports exactly where a service drifts", () => {
     expect(status).toBe(1);
   });
 
+  it("with --version-header, an answer without the version echo: that header is missing", async () => {
+    const header = mock.versionHeader.toLowerCase();
+    const { status, report } = await jsonReport(
+      ["--version-header", mock.versionHeader],
+      serving(({ path, headers }) => {
+        if (/\/settlements$/.test(path)) headers.delete(header);
+        return undefined;
+      }),
+    );
+    expect(report.service.version).toBe(MOCK_DEFAULT_VERSION);
+    expect(driftOf(report, "settlements.list")).toEqual([{ path: `headers.${header}`, kind: "missing" }]);
+    expect(report.operations.filter((op) => op.outcome !== "ok")).toHaveLength(1);
+    expect(status).toBe(1);
+  });
+
   it("reports rate-limit headers when the service sends them", async () => {
     const { report } = await jsonReport(
       [],
