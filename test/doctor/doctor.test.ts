@@ -224,7 +224,7 @@ describe("the doctor reports exactly where a service drifts", () => {
     const { status, report } = await jsonReport(
       ["--version-header", mock.versionHeader],
       serving(({ path, headers }) => {
-        if (/\/settlements$/.test(path)) headers.delete(header);
+        if (path.endsWith("/settlements")) headers.delete(header);
         return undefined;
       }),
     );
