@@ -56,8 +56,9 @@ export default defineConfig([
   { ...fetchBuild, format: ["esm"] },
   { ...fetchBuild, format: ["cjs"] },
   {
-    // The mock service's CLI (merchant-payments-mock): ESM only, run by Node directly.
-    entry: { "testing/cli": "src/testing/cli.ts" },
+    // The mock service's CLI (merchant-payments-mock) and the doctor (merchant-payments-doctor): ESM only, run by
+    // Node directly.
+    entry: { "testing/cli": "src/testing/cli.ts", "doctor/cli": "src/doctor/cli.ts" },
     format: ["esm"],
     sourcemap: true,
     target: "node22",

@@ -24,6 +24,7 @@ const SLOW = [
   "test/resources/polling-budget.test.ts",
   "test/resources/polling-load.test.ts",
   "test/testing/cli.test.ts",
+  "test/doctor/cli.test.ts",
 ];
 
 /**

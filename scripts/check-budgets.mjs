@@ -30,11 +30,13 @@ const KB = 1000;
  * ky 2 (+3.9 KB, total only); the OpenTelemetry module (+1.4 KB; `@opentelemetry/api` is an optional peer and never
  * counted); the wire's limits on every runtime (content codings, any user-fetch body kind, one pool per family, the
  * fetch build's fallback), the operations table, errors that serialise and brand-check, env warnings, and reading in
- * bounded time with the key redacted in any encoding (together about 3 KB). Measured 37.8 / 22.7 KB.
+ * bounded time with the key redacted in any encoding (together about 3 KB). Measured 37.8 / 22.7 KB. Then
+ * `client.request` (custom operations: the operation's check, the path-template rule, the JSON body rule; issue
+ * #26, +1.5 KB): measured 39.3 / 24.2 KB.
  */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 38.3 * KB },
-  own: { target: 12 * KB, ceiling: 23.2 * KB },
+  total: { target: 25 * KB, ceiling: 39.8 * KB },
+  own: { target: 12 * KB, ceiling: 24.7 * KB },
 };
 
 /** Issue #20's target for the root install: what a newcomer's `npm ci` puts on disk. */

@@ -3,10 +3,14 @@
  *
  * @module
  */
+import type * as z from "zod/mini";
+import { APIPromise } from "./core/api-promise.js";
 import { mergeOptions, resolveConfig } from "./core/config.js";
 import type { SocketPool } from "./core/http.js";
 import type { ClientOptions, Mode } from "./core/options.js";
+import type { RequestOptions } from "./core/request-options.js";
 import { Transport } from "./core/transport.js";
+import { type CustomOperation, type CustomResult, customRow } from "./custom-operations.js";
 import { Checkout } from "./resources/checkout.js";
 import { Gateway } from "./resources/gateway.js";
 import { Merchants } from "./resources/merchants.js";
@@ -51,6 +55,8 @@ export class MerchantPaymentsClient {
   readonly #options: ClientOptions;
   /** The sockets shared with every client `withOptions()` makes from this one: `maxSockets` bounds them all. */
   readonly #pool: SocketPool;
+  /** The one transport of this client: every namespace's operations and custom ones go through it. */
+  readonly #transport: Transport;
 
   /** @throws {ConfigurationError} when an option is missing, unknown or malformed; nothing has been sent then. */
   constructor(options: ClientOptions = {}) {
@@ -63,11 +69,43 @@ export class MerchantPaymentsClient {
     this.merchantId = config.merchantId;
     const transport = new Transport(config, pool);
     this.#pool = transport.pool;
+    this.#transport = transport;
     this.merchants = new Merchants(transport);
     this.settlements = new Settlements(transport);
     this.payments = new Payments(transport);
     this.checkout = new Checkout(transport);
     this.gateway = new Gateway(transport);
+  }
+
+  /**
+   * Calls an operation the SDK does not wrap (yet), with every guarantee of the built-in ones: it becomes one more
+   * row of the SDK's operations table and goes through the same transport (credentials, the pinned version,
+   * `Merchant-Id`, idempotency keys and safe retries, limits, redaction, typed errors, reading modes and drift
+   * events). The result is the output of `response` when given, else the parsed JSON. Details:
+   * docs/custom-operations.md.
+   *
+   * @example
+   * ```ts
+   * const merchant = await client.request({
+   *   method: "GET",
+   *   path: "/v1/merchants/{merchantId}",
+   *   params: { merchantId: "mrch_123" },
+   * });
+   * ```
+   * @throws Never synchronously: a bad operation rejects with a `ConfigurationError`, a bad parameter value, query
+   *   or body with an `InputValidationError`, before anything is sent.
+   */
+  request<S extends z.core.$ZodType | undefined = undefined>(
+    operation: CustomOperation<S>,
+    options?: RequestOptions,
+  ): APIPromise<CustomResult<S>> {
+    let custom: ReturnType<typeof customRow>;
+    try {
+      custom = customRow(operation);
+    } catch (error) {
+      return new APIPromise(Promise.reject(error));
+    }
+    return this.#transport.call(custom.row, custom.input, options) as APIPromise<CustomResult<S>>;
   }
 
   /**

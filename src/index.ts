@@ -28,6 +28,8 @@ export type {
   TelemetryOptions,
   TracerProviderLike,
 } from "./core/telemetry/options.js";
+export type { CustomOperation, CustomResult } from "./custom-operations.js";
+export type { HttpMethod } from "./operations.js";
 export * from "./errors.js";
 // Plain values only: importing the SDK never loads zod (the schemas are loaded with the first call).
 export { unknownField } from "./model/fields.js";

@@ -11,8 +11,8 @@
 import type * as z from "zod/mini";
 import type { Schemas } from "./schemas/load.js";
 
-/** The HTTP methods the interface uses. */
-export type HttpMethod = "GET" | "POST" | "PUT";
+/** The HTTP methods an operation may use: the interface's (GET, POST, PUT), and PATCH and DELETE for custom ones. */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** The names of the response schemas among the loaded schemas. */
 export type ResponseSchemaName = {
@@ -22,15 +22,18 @@ export type ResponseSchemaName = {
 /** The rules that turn a method's input into a request body (they check it first), by name. */
 export type BodyRule = Extract<keyof Schemas, `to${string}Body`>;
 
-/** The rules that check a query, by name (the schema of the query). */
-export type QueryRule = "listMerchantsQuerySchema";
+/** The rules that check a query, by name (the schema of the query); `flatQuerySchema` is custom operations'. */
+export type QueryRule = "listMerchantsQuerySchema" | "flatQuerySchema";
 
 /** One operation of the interface. */
 export interface OperationRow {
   /** How the method is called, as hints quote it (`payments.status(paymentId, options)`). */
   readonly call: string;
   readonly method: HttpMethod;
-  /** Path template below the base URL: literal segments and `:name` parameters, each filled with an encoded id. */
+  /**
+   * Path template below the base URL, in the interface document's form: literal segments and `{name}` parameters,
+   * each filled with an encoded id (`validate/path-template.ts`).
+   */
   readonly path: string;
   /** Payment operations carry `Merchant-Id`, from the call or the client; without one nothing is sent. */
   readonly merchantScoped: boolean;
@@ -44,8 +47,8 @@ export interface OperationRow {
   readonly body?: BodyRule;
   /** The rule that checks the query; none: no query is sent. */
   readonly query?: QueryRule;
-  /** The schema the 2xx body must match. */
-  readonly response: ResponseSchemaName;
+  /** The schema the 2xx body must match: one of the SDK's, by name, or a custom operation's own. */
+  readonly response: ResponseSchemaName | z.core.$ZodType;
   /** A field of the response that is the result (`{ merchant }` → the merchant). */
   readonly unwrap?: "merchant";
 }
@@ -74,7 +77,7 @@ export const OPERATIONS = {
   retrieveMerchant: {
     call: "merchants.retrieve(merchantId, options)",
     method: "GET",
-    path: "/v1/merchants/:merchantId",
+    path: "/v1/merchants/{merchantId}",
     merchantScoped: false,
     idempotencyKey: "given",
     response: "retrieveMerchantResponseSchema",
@@ -83,7 +86,7 @@ export const OPERATIONS = {
   listSettlements: {
     call: "settlements.list(merchantId, options)",
     method: "GET",
-    path: "/v1/merchants/:merchantId/settlements",
+    path: "/v1/merchants/{merchantId}/settlements",
     merchantScoped: false,
     idempotencyKey: "given",
     response: "settlementsListSchema",
@@ -91,7 +94,7 @@ export const OPERATIONS = {
   createCryptoSettlements: {
     call: "settlements.createCrypto(merchantId, settlements, options)",
     method: "POST",
-    path: "/v1/merchants/:merchantId/settlements/crypto",
+    path: "/v1/merchants/{merchantId}/settlements/crypto",
     merchantScoped: false,
     idempotencyKey: "always",
     body: "toCreateCryptoSettlementsBody",
@@ -100,7 +103,7 @@ export const OPERATIONS = {
   updateCryptoSettlement: {
     call: "settlements.updateCrypto(merchantId, settlementId, changes, options)",
     method: "PUT",
-    path: "/v1/merchants/:merchantId/settlements/crypto/:settlementId",
+    path: "/v1/merchants/{merchantId}/settlements/crypto/{settlementId}",
     merchantScoped: false,
     idempotencyKey: "given",
     body: "toUpdateCryptoSettlementBody",
@@ -118,7 +121,7 @@ export const OPERATIONS = {
   paymentStatus: {
     call: "payments.status(paymentId, options)",
     method: "GET",
-    path: "/v1/payments/:paymentId/status",
+    path: "/v1/payments/{paymentId}/status",
     merchantScoped: true,
     idempotencyKey: "given",
     response: "paymentStatusResultSchema",
@@ -126,7 +129,7 @@ export const OPERATIONS = {
   cancelPayment: {
     call: "payments.cancel(paymentId, options)",
     method: "POST",
-    path: "/v1/payments/:paymentId/cancel",
+    path: "/v1/payments/{paymentId}/cancel",
     merchantScoped: true,
     idempotencyKey: "always",
     response: "cancellationResultSchema",
@@ -143,7 +146,7 @@ export const OPERATIONS = {
   checkoutStatus: {
     call: "checkout.status(paymentId, options)",
     method: "GET",
-    path: "/v1/merchant/payment/:paymentId/status",
+    path: "/v1/merchant/payment/{paymentId}/status",
     merchantScoped: true,
     idempotencyKey: "given",
     response: "checkoutStatusResultSchema",
@@ -151,7 +154,7 @@ export const OPERATIONS = {
   fetchAction: {
     call: "gateway.fetchAction(paymentId, input, options)",
     method: "POST",
-    path: "/v1/gateway/payment/:paymentId/fetch",
+    path: "/v1/gateway/payment/{paymentId}/fetch",
     merchantScoped: false,
     idempotencyKey: "always",
     body: "toFetchActionBody",
@@ -164,13 +167,22 @@ export type OperationName = keyof typeof OPERATIONS;
 
 /** What a call of `row` resolves to: its response schema's output, unwrapped when the row says so. */
 export type ResultOf<R extends OperationRow> = R extends { unwrap: infer U extends string }
-  ? z.output<Schemas[R["response"]]>[U & keyof z.output<Schemas[R["response"]]>]
-  : z.output<Schemas[R["response"]]>;
+  ? OutputOf<R["response"]>[U & keyof OutputOf<R["response"]>]
+  : OutputOf<R["response"]>;
 
-/** What a method hands the transport besides its row: the path's ids, and the input of the body or query. */
+/** The output of a row's response schema, named or held. */
+type OutputOf<S extends OperationRow["response"]> = S extends ResponseSchemaName
+  ? z.output<Schemas[S]>
+  : S extends z.core.$ZodType
+    ? z.output<S>
+    : never;
+
+/** What a method hands the transport besides its row: the path's ids, and the inputs of the body and query rules. */
 export interface CallInput {
-  /** The `:name` parameters of the path, unchecked (the transport checks and encodes each). */
-  params?: Record<string, unknown>;
-  /** The input the row's `body` or `query` rule checks. */
-  input?: unknown;
+  /** The `{name}` parameters of the path, unchecked (the transport checks and encodes each). */
+  params?: Readonly<Record<string, unknown>>;
+  /** The input the row's `body` rule checks and turns into the JSON body. */
+  body?: unknown;
+  /** The input the row's `query` rule checks. */
+  query?: unknown;
 }

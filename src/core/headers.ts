@@ -83,7 +83,7 @@ export function callHeadersOf(
     if (merchantId === undefined) {
       throw invalidInput(
         "merchantId",
-        "is required for payment operations: set it on the client or per call",
+        "is required for payment operations (and custom ones marked merchantScoped): set it on the client or per call",
       );
     }
     headers["merchant-id"] = merchantId;

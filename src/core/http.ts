@@ -30,7 +30,7 @@ export type { SocketPool } from "./wire/pool.js";
 
 /** One attempt, as the transport hands it to the wire. */
 export interface WireRequest {
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Absolute URL, query included. */
   url: string;
   /** Lower-case names; the transport has already checked every name and value. */

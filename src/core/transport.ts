@@ -9,7 +9,7 @@ import type * as z from "zod/mini";
 import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
 import type { CallInput, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
-import { pathSegment } from "../validate/ids.js";
+import { fillPath } from "../validate/path-template.js";
 import { isLoopback, type ReturnUrlRule } from "../validate/rules.js";
 import { abortErrorOf } from "./abort.js";
 import { apiErrorFrom } from "./api-error.js";
@@ -33,6 +33,15 @@ import { type CallTrace, createTelemetry, type Telemetry } from "./telemetry/ins
 type Schema = z.core.$ZodType;
 
 type Query = Record<string, string | number | boolean | undefined>;
+
+/** The methods HTTP defines as idempotent: a repeat has the effect of one call. */
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"]);
+
+/**
+ * The rules of custom operations: their body and query are the caller's own, where a field named like a request
+ * option (`merchantId`, `headers`) may well be meant for the service.
+ */
+const FREE_FORM_RULES: ReadonlySet<string> = new Set(["toJsonBody", "flatQuerySchema"]);
 
 /** One call of an operation: its row filled with the method's input. */
 interface Operation {
@@ -129,9 +138,7 @@ export class Transport {
       options?.idempotencyKey ?? (row.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
     const call = this.#prepare(operation, options, idempotencyKey);
     const send = (trace?: CallTrace) => this.#send(schemas, operation.response, call, trace);
-    const result = this.#telemetry
-      ? await this.#telemetry.traced(call.event, urlTemplateOf(row), send)
-      : await send();
+    const result = this.#telemetry ? await this.#telemetry.traced(call.event, row.path, send) : await send();
     return unwrapped(result, row.unwrap);
   }
 
@@ -156,21 +163,26 @@ export class Transport {
     }
   }
 
-  /** The operation a row and a method's input make: ids checked into the path, the input into a body or query. */
-  #operationOf(schemas: Schemas, row: OperationRow, { params = {}, input }: CallInput): Operation {
-    const path = row.path.replace(/:(\w+)/g, (_, name: string) => pathSegment(name, params[name]));
+  /** The operation a row and a method's input make: ids checked into the path, the inputs into a body and query. */
+  #operationOf(
+    schemas: Schemas,
+    row: OperationRow,
+    { params = {}, body: bodyInput, query: queryInput }: CallInput,
+  ): Operation {
+    const path = fillPath(row.path, params);
     let query: Query | undefined;
     if (row.query) {
-      refuseMisplacedOptions(input, "query", row.call);
-      query = schemas.parseInput(schemas[row.query], input, "query") as Query;
+      if (!FREE_FORM_RULES.has(row.query)) refuseMisplacedOptions(queryInput, "query", row.call);
+      query = schemas.parseInput(schemas[row.query], queryInput, "query") as Query;
     }
     let body: unknown;
     if (row.body) {
-      refuseMisplacedOptions(input, "input", row.call);
+      if (!FREE_FORM_RULES.has(row.body)) refuseMisplacedOptions(bodyInput, "input", row.call);
       const build = schemas[row.body] as (input: unknown, context: object) => unknown;
-      body = build(input, { returnUrls: this.#returnUrls });
+      body = build(bodyInput, { returnUrls: this.#returnUrls });
     }
-    return { row, path, query, body, response: schemas[row.response] };
+    const response = typeof row.response === "string" ? schemas[row.response] : row.response;
+    return { row, path, query, body, response };
   }
 
   #prepare(
@@ -190,8 +202,8 @@ export class Transport {
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
       signal: options.signal,
       deadline: deadlineOf(options),
-      // GET and PUT are idempotent in HTTP: repeating them cannot create a second resource.
-      safeToRepeat: method !== "POST" || idempotencyKey !== undefined,
+      // GET, PUT and DELETE are idempotent in HTTP: repeating them cannot act twice. POST and PATCH only under a key.
+      safeToRepeat: IDEMPOTENT_METHODS.has(method) || idempotencyKey !== undefined,
       event: { method, path: operation.path, attempt: 0, idempotencyKey },
     };
   }
@@ -294,9 +306,4 @@ function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Reda
 function unwrapped(result: CallResult<unknown>, field: string | undefined): CallResult<unknown> {
   if (field === undefined) return result;
   return { ...result, data: (result.data as Record<string, unknown>)[field] };
-}
-
-/** The route template of an operation (`/v1/payments/{paymentId}/status`): a span's name, without ids. */
-function urlTemplateOf(row: OperationRow): string {
-  return row.path.replace(/:(\w+)/g, "{$1}");
 }

@@ -88,7 +88,7 @@ export class Checkout extends PollingResource {
    * unless you pass `options.idempotencyKey`), so a retry never creates a second payment.
    */
   create(input: CreateCheckoutInput, options?: RequestOptions): APIPromise<CreateCheckoutResponse> {
-    return this.transport.call(OPERATIONS.createCheckout, { input }, options);
+    return this.transport.call(OPERATIONS.createCheckout, { body: input }, options);
   }
 
   /** The authoritative status (`GET /v1/merchant/payment/{paymentId}/status`). */

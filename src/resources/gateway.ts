@@ -21,6 +21,6 @@ export class Gateway extends APIResource {
     input?: FetchActionInput,
     options?: RequestOptions,
   ): APIPromise<FetchActionResponse> {
-    return this.transport.call(OPERATIONS.fetchAction, { params: { paymentId }, input }, options);
+    return this.transport.call(OPERATIONS.fetchAction, { params: { paymentId }, body: input }, options);
   }
 }

@@ -23,7 +23,7 @@ export class Merchants extends APIResource {
    * in the second argument.
    */
   list(query?: ListMerchantsQuery, options?: RequestOptions): APIPromise<ListMerchantsResponse> {
-    return this.transport.call(OPERATIONS.listMerchants, { input: query }, options);
+    return this.transport.call(OPERATIONS.listMerchants, { query }, options);
   }
 
   /**
@@ -32,7 +32,7 @@ export class Merchants extends APIResource {
    * Pass your own key, stored with your record, to stay safe across process restarts too.
    */
   create(input: CreateMerchantInput, options?: RequestOptions): APIPromise<CreatedMerchant> {
-    return this.transport.call(OPERATIONS.createMerchant, { input }, options);
+    return this.transport.call(OPERATIONS.createMerchant, { body: input }, options);
   }
 
   /** Returns a merchant with its settlements (`GET /v1/merchants/{merchantId}`). */

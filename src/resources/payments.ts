@@ -26,7 +26,7 @@ export class Payments extends PollingResource {
    * your own key, stored with your order, to stay safe across process restarts too.
    */
   create(input: CreatePaymentInput, options?: RequestOptions): APIPromise<CreatePaymentResponse> {
-    return this.transport.call(OPERATIONS.createPayment, { input }, options);
+    return this.transport.call(OPERATIONS.createPayment, { body: input }, options);
   }
 
   /** The payment's status (`GET /v1/payments/{id}/status`): `status`, `isFinal`, `pollInMs`, and `info` once succeeded. */

@@ -34,7 +34,7 @@ export class Settlements extends APIResource {
     settlements: CreateCryptoSettlementsInput,
     options?: RequestOptions,
   ): APIPromise<CreateCryptoSettlementsResponse | undefined> {
-    const input = { params: { merchantId }, input: settlements };
+    const input = { params: { merchantId }, body: settlements };
     return this.transport.call(OPERATIONS.createCryptoSettlements, input, options);
   }
 
@@ -49,7 +49,7 @@ export class Settlements extends APIResource {
     changes: UpdateCryptoSettlementInput,
     options?: RequestOptions,
   ): APIPromise<UpdateCryptoSettlementResponse | undefined> {
-    const input = { params: { merchantId, settlementId }, input: changes };
+    const input = { params: { merchantId, settlementId }, body: changes };
     return this.transport.call(OPERATIONS.updateCryptoSettlement, input, options);
   }
 }

@@ -9,6 +9,8 @@
  */
 import * as z from "zod/mini";
 import type { JsonValue } from "../model/json.js";
+import { isRecord } from "../validate/issues.js";
+import { rememberKnownValues } from "./strictness.js";
 import {
   CAIP10_RE,
   CAIP19_RE,
@@ -58,14 +60,44 @@ export type OpenEnum<Known extends string> = Known | (string & {});
 /**
  * A response-side schema for an open enum: any string parses, typed as `Known | (string & {})`.
  *
- * @param _known The known values. Kept for documentation; they never restrict parsing.
+ * @param known The known values. They never restrict parsing (the doctor reports others as drift).
  */
 export function openEnum<const Known extends string>(
-  _known: readonly Known[],
+  known: readonly Known[],
 ): z.ZodMiniType<OpenEnum<Known>, unknown> {
-  // Any string parses: the known values only shape the type (autocomplete), never what is accepted.
-  return z.string() as z.ZodMiniType<OpenEnum<Known>, unknown>;
+  // Any string parses: the known values shape the type (autocomplete) and a strict check (the doctor's), never
+  // what the SDK accepts.
+  return rememberKnownValues(z.string(), known) as z.ZodMiniType<OpenEnum<Known>, unknown>;
 }
+
+/** True for a query parameter's value: sent as its string form; `undefined` is left out. */
+function isQueryValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    typeof value === "string" ||
+    typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value))
+  );
+}
+
+/**
+ * A query whose parameters the document does not list (`merchants.list`'s, a custom operation's): any name passes
+ * through, each value a string, a finite number or a boolean (or undefined, which is left out).
+ */
+export const flatQuerySchema = z.optional(
+  z
+    .custom<Record<string, string | number | boolean | undefined>>(isRecord, {
+      error: "must be an object of query parameters",
+    })
+    .check(
+      z.superRefine((query, ctx) => {
+        for (const [name, value] of Object.entries(query)) {
+          if (isQueryValue(value)) continue;
+          addProblem(ctx, [name], "must be a string, number or boolean");
+        }
+      }),
+    ),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Plain strings

@@ -6,11 +6,11 @@
  */
 import * as z from "zod/mini";
 import { MERCHANT_STATUSES } from "../model/merchants.js";
-import { isRecord } from "../validate/issues.js";
 import { EMAIL_RE } from "../validate/rules.js";
-import { addProblem, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
+import { flatQuerySchema, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { decisive, responseArray } from "./parse.js";
+import { keepOpen } from "./strictness.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
 export { MERCHANT_STATUSES } from "../model/merchants.js";
@@ -141,42 +141,21 @@ export interface CreateMerchantResponse extends z.output<typeof createMerchantRe
 export const createMerchantResponseSchema: z.ZodMiniType<CreateMerchantResponse> =
   createMerchantResponseObject;
 
-/** True for a query parameter's value: sent as its string form; `undefined` is left out. */
-function isQueryValue(value: unknown): boolean {
-  return (
-    value === undefined ||
-    typeof value === "string" ||
-    typeof value === "boolean" ||
-    (typeof value === "number" && Number.isFinite(value))
-  );
-}
-
 /**
  * Query of `merchants.list`: the spec does not list its parameters, so any name passes through, but each value must
  * be a string, a finite number or a boolean (or undefined, which is left out).
  */
-export const listMerchantsQuerySchema = z.optional(
-  z
-    .custom<Record<string, string | number | boolean | undefined>>(isRecord, {
-      error: "must be an object of query parameters",
-    })
-    .check(
-      z.superRefine((query, ctx) => {
-        for (const [name, value] of Object.entries(query)) {
-          if (isQueryValue(value)) continue;
-          addProblem(ctx, [name], "must be a string, number or boolean");
-        }
-      }),
-    ),
-);
+export const listMerchantsQuerySchema = flatQuerySchema;
 
 /** Query parameters of `merchants.list`, passed through as given. */
 export type ListMerchantsQuery = z.input<typeof listMerchantsQuerySchema>;
 
-const merchantListItemObject = responseObject({
-  /** Merchant id (`mrch_...`): pass it to `merchants.retrieve` for the merchant with its settlements. */
-  id: z.string(),
-});
+const merchantListItemObject = keepOpen(
+  responseObject({
+    /** Merchant id (`mrch_...`): pass it to `merchants.retrieve` for the merchant with its settlements. */
+    id: z.string(),
+  }),
+);
 
 /**
  * One item of the merchant list. The document does not show its shape: its `id` is typed (a list of merchants that

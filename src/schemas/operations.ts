@@ -32,3 +32,5 @@ export {
   toUpdateCryptoSettlementBody,
   updateCryptoSettlementResponseSchema,
 } from "./settlements.js";
+export { anyJsonSchema, toJsonBody } from "./custom.js";
+export { flatQuerySchema } from "./common.js";

@@ -20,6 +20,7 @@ import {
   PARSE_CONTEXT,
   type PathKey,
 } from "./issues.js";
+import { rememberArrayItem } from "./strictness.js";
 
 type Schema = z.core.$ZodType;
 
@@ -172,7 +173,8 @@ function expectedOf(issue: FlatIssue): string {
   return issue.message;
 }
 
-function valueAt(body: unknown, path: readonly PathKey[]): unknown {
+/** The value at a path of a body, or `undefined` where the path leads nowhere. */
+export function valueAt(body: unknown, path: readonly PathKey[]): unknown {
   let value = body;
   for (const key of path) {
     if (typeof value !== "object" || value === null) return undefined;
@@ -205,10 +207,11 @@ export function describeReceived(value: unknown): string {
  */
 export function responseArray<T>(item: z.ZodMiniType<T, unknown>): z.ZodMiniType<T[], unknown> {
   const chunk = z.array(item);
-  return z.pipe(
+  const array = z.pipe(
     z.array(z.unknown()),
     z.transform((items: unknown[], payload) => readItems(chunk, items, payload.issues)),
-  ) as unknown as z.ZodMiniType<T[], unknown>;
+  );
+  return rememberArrayItem(array, item) as unknown as z.ZodMiniType<T[], unknown>;
 }
 
 /** Items read per parse: few enough to bound the issues held at once, many enough to make few zod errors. */

@@ -23,6 +23,7 @@ import {
   responseObject,
 } from "./common.js";
 import { parseInput } from "./input.js";
+import { keepOpen } from "./strictness.js";
 import { decisive, finishing } from "./parse.js";
 
 export {
@@ -78,33 +79,35 @@ export function toCreatePaymentBody(input: CreatePaymentInput): CreatePaymentBod
 // ---------------------------------------------------------------------------------------------
 
 /** The answer of `POST /v1/payments` as sent: the id under `id` or `paymentId`, and a wallet link somewhere. */
-const createPaymentAnswerSchema = z
-  .looseObject({
-    /** Payment id (`pay_...`), as the document names it. */
-    id: z.optional(z.string()),
-    /** Payment id, as the checkout creation names it. */
-    paymentId: z.optional(z.string()),
-  })
-  .check(
-    z.superRefine((answer, ctx) => {
-      if (answer.id === undefined && answer.paymentId === undefined) {
-        addProblem(ctx, ["id"], "is required (as id or paymentId)");
-      } else if (
-        answer.id !== undefined &&
-        answer.paymentId !== undefined &&
-        answer.id !== answer.paymentId
-      ) {
-        addProblem(ctx, ["paymentId"], "must equal id when both are sent");
-      }
-      if (findWalletLink(answer) === undefined) {
-        addProblem(
-          ctx,
-          ["link"],
-          `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
-        );
-      }
-    }),
-  );
+const createPaymentAnswerSchema = keepOpen(
+  z
+    .looseObject({
+      /** Payment id (`pay_...`), as the document names it. */
+      id: z.optional(z.string()),
+      /** Payment id, as the checkout creation names it. */
+      paymentId: z.optional(z.string()),
+    })
+    .check(
+      z.superRefine((answer, ctx) => {
+        if (answer.id === undefined && answer.paymentId === undefined) {
+          addProblem(ctx, ["id"], "is required (as id or paymentId)");
+        } else if (
+          answer.id !== undefined &&
+          answer.paymentId !== undefined &&
+          answer.id !== answer.paymentId
+        ) {
+          addProblem(ctx, ["paymentId"], "must equal id when both are sent");
+        }
+        if (findWalletLink(answer) === undefined) {
+          addProblem(
+            ctx,
+            ["link"],
+            `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
+          );
+        }
+      }),
+    ),
+);
 
 /**
  * A created payment (`payments.create`), under names that do not depend on how the service spells them. The
