@@ -25,7 +25,13 @@ export function parseHost(header: string | undefined): ParsedHost | null {
     const url = new URL(`http://${header}`);
     if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.hostname === "")
       return null;
-    return { name: url.hostname.toLowerCase(), origin: url.origin };
+    // Only a Host written as URL parsing writes it: parsing turns `127.0.0.1.`, `127.1`, `0x7f.0.0.1`, `localhost.`
+    // or `[0:0::1]` into an allowed name, which a rebinding page could then use for its own.
+    const written = header.toLowerCase();
+    const canonical =
+      url.port === "" ? [url.hostname, `${url.hostname}:80`] : [`${url.hostname}:${url.port}`];
+    if (!canonical.includes(written)) return null;
+    return { name: url.hostname, origin: url.origin };
   } catch {
     return null;
   }

@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseHost } from "../../src/testing/host.js";
 import { createMockService, type MockServer, startMockServer } from "../../src/testing/index.js";
 
 let server: MockServer | undefined;
@@ -124,6 +125,42 @@ describe("mock server: cross-site and rebinding pages", () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
       expect((await raw(s.url, "/__mock", { headers: { host } })).status).toBe(200);
     }
+  });
+
+  it("refuses a Host that only URL parsing turns into an allowed name (a trailing dot, another IPv4 spelling)", async () => {
+    const s = await start({ allowedHosts: ["mock"] });
+    const port = new URL(s.url).port;
+    for (const name of [
+      "127.0.0.1.",
+      "localhost.",
+      "mock.",
+      "127.1",
+      "0x7f.0.0.1",
+      "2130706433",
+      "[0:0::1]",
+    ]) {
+      const res = await raw(s.url, "/__mock", { headers: { host: `${name}:${port}` } });
+      expect(res.status, name).toBe(421);
+      expect(res.body).not.toContain(s.service.keys.test);
+    }
+    for (const name of ["127.0.0.1", "LocalHost", "[::1]", "mock"]) {
+      expect((await raw(s.url, "/__mock", { headers: { host: `${name}:${port}` } })).status, name).toBe(200);
+    }
+  });
+
+  it("refuses a Host with white space or a control character in it", async () => {
+    const s = await start();
+    const port = new URL(s.url).port;
+    for (const host of [
+      ` localhost:${port}`,
+      `localhost :${port}`,
+      `local\u00a0host:${port}`,
+      `\tlocalhost`,
+    ]) {
+      expect(parseHost(host), JSON.stringify(host)).toBeNull();
+    }
+    // Over HTTP/1.1 the white space around a field value is not part of it (RFC 9110, 5.5): Node's parser removes it.
+    expect((await raw(s.url, "/__mock", { headers: { host: `  localhost:${port}` } })).status).toBe(200);
   });
 
   it("accepts a name given in allowedHosts (a Compose service name)", async () => {
