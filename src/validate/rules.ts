@@ -52,6 +52,21 @@ export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
   }
 }
 
+/**
+ * True when `value` is a web address the SDK may hand over for a buyer to open (checkout's `gatewayUrl`, the web
+ * form of a payment's wallet link): an absolute `https:` URL, or plain `http:` to a loopback host (the local mock's
+ * own portal; such a link never leaves the machine). Never `javascript:`, `data:`, `file:`, a relative or empty URL,
+ * or plain `http:` elsewhere: the merchant redirects the buyer to it or renders it as a button. The one rule for
+ * every such address.
+ */
+export function isBuyerPageUrl(value: unknown): value is string {
+  return typeof value === "string" && isHttpsUrl(value, true);
+}
+
+/** Why a buyer page URL was refused (see {@link isBuyerPageUrl}). */
+export const BUYER_PAGE_URL_PROBLEM =
+  "must be an absolute https URL (or http to a loopback host) for the buyer to open";
+
 // ---------------------------------------------------------------------------------------------
 // Versions and contacts
 // ---------------------------------------------------------------------------------------------

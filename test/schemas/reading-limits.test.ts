@@ -204,6 +204,42 @@ describe("the wallet link of payments.create: only https or a wallet URI, never 
   });
 });
 
+describe("every URL a buyer is sent to follows one rule: checkout.create's gatewayUrl as payments.create's link", () => {
+  const createCheckout = (c: MerchantPaymentsClient) =>
+    c.checkout.create({
+      referenceId: "order-1",
+      amount: AMOUNT,
+      successUrl: "https://shop.example/ok",
+      errorUrl: "https://shop.example/ko",
+    });
+
+  it.each([
+    ["javascript:", "javascript:alert(document.cookie)"],
+    ["data:", "data:text/html,<script>alert(1)</script>"],
+    ["plain http to a public host", "http://pay.example/p/1"],
+    ["empty", ""],
+    ["relative", "/portal/pay_1"],
+    ["a wallet URI (a page is expected)", "ethereum:0xa0b8@8453/transfer?address=0x1111"],
+    ["not a string", 42],
+  ])("refuses a gatewayUrl that is %s, in strict and tolerant reading", async (_label, gatewayUrl) => {
+    for (const responseValidation of ["strict", "tolerant"] as const) {
+      const result = await answering({ paymentId: "pay_1", gatewayUrl }, createCheckout, {
+        responseValidation,
+      });
+      const error = rejection(result) as ResponseValidationError;
+      expect(error, responseValidation).toBeInstanceOf(ResponseValidationError);
+      expect(error.issues.map((issue) => issue.path)).toEqual(["gatewayUrl"]);
+    }
+  });
+
+  it("accepts an https gatewayUrl and the local mock's own loopback portal", async () => {
+    for (const gatewayUrl of ["https://pay.example/portal/pay_1", `${server.url}/portal/pay_1`]) {
+      const result = await answering({ paymentId: "pay_1", gatewayUrl }, createCheckout);
+      expect(result.ok && (result.value as { gatewayUrl: string }).gatewayUrl).toBe(gatewayUrl);
+    }
+  });
+});
+
 describe("merchants.list items carry a typed id", () => {
   it("an item without a string id is refused in tolerant mode too (its id is passed on to retrieve)", async () => {
     const result = await answering({ data: [{ id: "mrch_1" }, { name: "no id" }] }, (c) =>
