@@ -22,6 +22,9 @@ export interface ErrorBody {
  */
 const BRAND = Symbol.for("merchant-payments.error");
 
+/** Where a class keeps the registered symbol of its kind (see {@link markKinds}). */
+const KIND = Symbol.for("merchant-payments.error.kind");
+
 /** What `JSON.stringify(error)` gives: what a log may hold, never a credential. */
 export interface MerchantPaymentsErrorJSON {
   /** The class, e.g. `RateLimitError`. */
@@ -52,7 +55,9 @@ export class MerchantPaymentsError extends Error {
 
   /**
    * True for an instance of this class from this copy of the package, or one of the same class (or a subclass of
-   * it) from another copy: classes are matched by name along the value's prototype chain, once it carries the brand.
+   * it) from another copy: each class of the package marks its prototype with the registered symbol of its kind (a
+   * fixed string, never `Function.name`, which a minifier renames), and a subclass's prototype inherits its parents'
+   * marks. A class of your own that extends one of these is matched by its prototype only.
    */
   static override [Symbol.hasInstance]<C extends abstract new (...args: never) => unknown>(
     this: C,
@@ -60,12 +65,15 @@ export class MerchantPaymentsError extends Error {
   ): value is InstanceType<C> {
     // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    if (!isMerchantPaymentsError(value)) return false;
-    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
-      const owner: unknown = Object.hasOwn(proto, "constructor") ? proto.constructor : undefined;
-      if (typeof owner === "function" && owner.name === this.name) return true;
-    }
-    return false;
+    const kind: unknown = Object.hasOwn(this, KIND)
+      ? (this as unknown as Record<symbol, unknown>)[KIND]
+      : undefined;
+    return (
+      typeof kind === "symbol" &&
+      typeof value === "object" &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[kind] === true
+    );
   }
 
   /** What `JSON.stringify(error)` shows: name, message, and the code, request id and request where there are any. */
@@ -379,6 +387,41 @@ export class PollTimeoutError extends MerchantPaymentsError {
     this.maxWaitMs = maxWaitMs;
   }
 }
+
+/**
+ * Marks each class with the registered symbol of its kind, `Symbol.for("merchant-payments.error.<Kind>")`, on its
+ * prototype (inherited by its subclasses' prototypes) and names that symbol on the class, for `instanceof` across
+ * copies of the package. The kinds are these object keys: fixed strings, which minifying keeps.
+ */
+function markKinds(classes: Record<string, abstract new (...args: never) => unknown>): void {
+  for (const [kind, errorClass] of Object.entries(classes)) {
+    const mark = kind === "MerchantPaymentsError" ? BRAND : Symbol.for(`merchant-payments.error.${kind}`);
+    if (mark !== BRAND) Object.defineProperty(errorClass.prototype, mark, { value: true });
+    Object.defineProperty(errorClass, KIND, { value: mark });
+  }
+}
+
+markKinds({
+  MerchantPaymentsError,
+  ConfigurationError,
+  InputValidationError,
+  RequestError,
+  APIError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  InternalServerError,
+  BadRequestError,
+  ConnectionError,
+  TimeoutError,
+  ResponseTooLargeError,
+  UserAbortError,
+  ResponseValidationError,
+  CheckoutReturnError,
+  PollTimeoutError,
+});
 
 function describeStatus(status: number): string {
   if (status >= 500) return "server error";
