@@ -327,7 +327,10 @@ export interface ResponseIssue {
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */
   override name = "ResponseValidationError";
-  /** The HTTP status code of the response (2xx). */
+  /**
+   * The HTTP status code of the response (2xx), or 0 when the runtime's `fetch` refused the answer before showing its
+   * status (Node's global fetch past 5 content codings).
+   */
   readonly status: number;
   /** The body as received (the API key redacted): parsed JSON where it was JSON, the text otherwise. */
   readonly rawBody: unknown;
