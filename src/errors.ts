@@ -321,8 +321,10 @@ export interface ResponseIssue {
 }
 
 /**
- * A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. The service did
- * response: the request was received (and may have been acted on), so it is never retried.
+ * A 2xx response whose body is not what the interface promises, or could not be read whole. Keeps the raw body and
+ * the issues. The service answered: the request was received (and may have been acted on). A body that arrived whole
+ * is never retried (the next answer would be the same); one cut off in transit is a lost answer, retried first where
+ * repeating is safe (GET, PUT, and a POST under its one idempotency key, which the service replays).
  */
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */
