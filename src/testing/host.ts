@@ -37,6 +37,20 @@ export function parseHost(header: string | undefined): ParsedHost | null {
   }
 }
 
+/**
+ * The request's `Host` value when it sent exactly one `Host` line, else undefined: Node keeps the first of several,
+ * and RFC 9112 (3.2) says such a request is refused, not read by its first line.
+ */
+export function soleHost(rawHeaders: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() !== "host") continue;
+    if (found !== undefined) return undefined;
+    found = rawHeaders[i + 1];
+  }
+  return found;
+}
+
 /** A host as it appears in a URL: IPv6 in brackets. */
 export function bracketed(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

@@ -3,6 +3,7 @@
  * here, against a real server on 127.0.0.1 (the process must stay up, the next request must be answered).
  */
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseHost } from "../../src/testing/host.js";
 import { createMockService, type MockServer, startMockServer } from "../../src/testing/index.js";
@@ -46,6 +47,23 @@ function raw(
     );
     req.on("error", reject);
     req.end(init.body);
+  });
+}
+
+/** A request written byte for byte (two Host lines, say, which node:http's client will not send); the answer's text. */
+function rawLines(url: string, headerLines: string[]): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET /__mock HTTP/1.1\r\n${headerLines.join("\r\n")}\r\nConnection: close\r\n\r\n`);
+    });
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
   });
 }
 
@@ -145,6 +163,22 @@ describe("mock server: cross-site and rebinding pages", () => {
     }
     for (const name of ["127.0.0.1", "LocalHost", "[::1]", "mock"]) {
       expect((await raw(s.url, "/__mock", { headers: { host: `${name}:${port}` } })).status, name).toBe(200);
+    }
+  });
+
+  it("refuses a request with two Host lines, whichever comes first", async () => {
+    const s = await start();
+    const port = new URL(s.url).port;
+    for (const hosts of [
+      [`localhost:${port}`, "rebind.attacker.example"],
+      [`localhost:${port}`, `localhost:${port}`],
+    ]) {
+      const answer = await rawLines(
+        s.url,
+        hosts.map((host) => `Host: ${host}`),
+      );
+      expect(answer, hosts.join(" + ")).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(answer).not.toContain(s.service.keys.test);
     }
   });
 
