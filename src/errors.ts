@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { hasErrorBrand, isOfKind, markKinds } from "./error-brand.js";
 
 /** What the service says in an error body (`message`, `code`, optional `details`). */
 export interface ErrorBody {
@@ -15,15 +16,6 @@ export interface ErrorBody {
   /** Extra structured information about the error, when the service gives any. */
   details?: Record<string, unknown>;
 }
-
-/**
- * The brand every error of the SDK carries, shared by every copy of the package loaded in one process (`Symbol.for`):
- * an app that loads the package both through `import` and `require` gets two copies of each class.
- */
-const BRAND = Symbol.for("merchant-payments.error");
-
-/** Where a class keeps the registered symbol of its kind (see {@link markKinds}). */
-const KIND = Symbol.for("merchant-payments.error.kind");
 
 /** What `JSON.stringify(error)` gives: what a log may hold, never a credential. */
 export interface MerchantPaymentsErrorJSON {
@@ -54,26 +46,15 @@ export class MerchantPaymentsError extends Error {
   override name = "MerchantPaymentsError";
 
   /**
-   * True for an instance of this class from this copy of the package, or one of the same class (or a subclass of
-   * it) from another copy: each class of the package marks its prototype with the registered symbol of its kind (a
-   * fixed string, never `Function.name`, which a minifier renames), and a subclass's prototype inherits its parents'
-   * marks. A class of your own that extends one of these is matched by its prototype only.
+   * True for an instance of this class (or a subclass) from any copy of the package: from another copy, by the
+   * registered symbol of its kind, never by its name (`error-brand.ts`).
    */
   static override [Symbol.hasInstance]<C extends abstract new (...args: never) => unknown>(
     this: C,
     value: unknown,
   ): value is InstanceType<C> {
     // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    const kind: unknown = Object.hasOwn(this, KIND)
-      ? (this as unknown as Record<symbol, unknown>)[KIND]
-      : undefined;
-    return (
-      typeof kind === "symbol" &&
-      typeof value === "object" &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[kind] === true
-    );
+    return Function.prototype[Symbol.hasInstance].call(this, value) || isOfKind(this, value);
   }
 
   /** What `JSON.stringify(error)` shows: name, message, and the code, request id and request where there are any. */
@@ -88,13 +69,11 @@ export class MerchantPaymentsError extends Error {
   }
 }
 
-Object.defineProperty(MerchantPaymentsError.prototype, BRAND, { value: true });
-
 /**
  * True for any error the SDK throws, whichever copy of the package threw it (ESM and CommonJS loaded side by side).
  */
 export function isMerchantPaymentsError(value: unknown): value is MerchantPaymentsError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasErrorBrand(value);
 }
 
 /** The client was constructed with a missing or malformed option. Thrown by the constructor. */
@@ -329,10 +308,7 @@ export interface ResponseIssue {
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */
   override name = "ResponseValidationError";
-  /**
-   * The HTTP status code of the response (2xx), or 0 when the runtime's `fetch` refused the answer before showing its
-   * status (Node's global fetch past 5 content codings).
-   */
+  /** The HTTP status code of the response (2xx), or 0 when the runtime's `fetch` refused it before its status. */
   readonly status: number;
   /** The body as received (the API key redacted): parsed JSON where it was JSON, the text otherwise. */
   readonly rawBody: unknown;
@@ -393,20 +369,7 @@ export class PollTimeoutError extends MerchantPaymentsError {
   }
 }
 
-/**
- * Marks each class with the registered symbol of its kind, `Symbol.for("merchant-payments.error.<Kind>")`, on its
- * prototype (inherited by its subclasses' prototypes) and names that symbol on the class, for `instanceof` across
- * copies of the package. The kinds are these object keys: fixed strings, which minifying keeps.
- */
-function markKinds(classes: Record<string, abstract new (...args: never) => unknown>): void {
-  for (const [kind, errorClass] of Object.entries(classes)) {
-    const mark = kind === "MerchantPaymentsError" ? BRAND : Symbol.for(`merchant-payments.error.${kind}`);
-    if (mark !== BRAND) Object.defineProperty(errorClass.prototype, mark, { value: true });
-    Object.defineProperty(errorClass, KIND, { value: mark });
-  }
-}
-
-markKinds({
+markKinds(MerchantPaymentsError, {
   MerchantPaymentsError,
   ConfigurationError,
   InputValidationError,
