@@ -15,12 +15,15 @@ const QUIET_WEBSTORAGE = process.allowedNodeEnvironmentFlags.has("--no-experimen
 
 /**
  * Tests that need more than this process: a spawned process (the CLI), a browser (`*.e2e.test.ts`), the docs
- * toolchain (typedoc, the README's blocks compiled and run), thousands of concurrent calls (load) or the budgets.
+ * toolchain (typedoc, the README's blocks compiled and run), thousands of concurrent calls (load), the budgets, a
+ * heap measured in a process of its own (`--expose-gc`), or a bundle made by esbuild.
  * They run in `npm test` and CI, not in the one-minute loop.
  */
 const SLOW = [
   "test/**/*.e2e.test.ts",
   "test/docs/**/*.test.ts",
+  "test/core/errors-minified.test.ts",
+  "test/model/bounded-copies.test.ts",
   "test/resources/polling-budget.test.ts",
   "test/resources/polling-load.test.ts",
   "test/testing/cli.test.ts",

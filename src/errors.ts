@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { hasErrorBrand, isOfKind, markKinds } from "./error-brand.js";
 
 /** What the service says in an error body (`message`, `code`, optional `details`). */
 export interface ErrorBody {
@@ -15,12 +16,6 @@ export interface ErrorBody {
   /** Extra structured information about the error, when the service gives any. */
   details?: Record<string, unknown>;
 }
-
-/**
- * The brand every error of the SDK carries, shared by every copy of the package loaded in one process (`Symbol.for`):
- * an app that loads the package both through `import` and `require` gets two copies of each class.
- */
-const BRAND = Symbol.for("merchant-payments.error");
 
 /** What `JSON.stringify(error)` gives: what a log may hold, never a credential. */
 export interface MerchantPaymentsErrorJSON {
@@ -51,21 +46,15 @@ export class MerchantPaymentsError extends Error {
   override name = "MerchantPaymentsError";
 
   /**
-   * True for an instance of this class from this copy of the package, or one of the same class (or a subclass of
-   * it) from another copy: classes are matched by name along the value's prototype chain, once it carries the brand.
+   * True for an instance of this class (or a subclass) from any copy of the package: from another copy, by the
+   * registered symbol of its kind, never by its name (`error-brand.ts`).
    */
   static override [Symbol.hasInstance]<C extends abstract new (...args: never) => unknown>(
     this: C,
     value: unknown,
   ): value is InstanceType<C> {
     // `this` is the class on the right of `instanceof` (a subclass included), not MerchantPaymentsError itself.
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    if (!isMerchantPaymentsError(value)) return false;
-    for (let proto = Object.getPrototypeOf(value); proto !== null; proto = Object.getPrototypeOf(proto)) {
-      const owner: unknown = Object.hasOwn(proto, "constructor") ? proto.constructor : undefined;
-      if (typeof owner === "function" && owner.name === this.name) return true;
-    }
-    return false;
+    return Function.prototype[Symbol.hasInstance].call(this, value) || isOfKind(this, value);
   }
 
   /** What `JSON.stringify(error)` shows: name, message, and the code, request id and request where there are any. */
@@ -80,13 +69,11 @@ export class MerchantPaymentsError extends Error {
   }
 }
 
-Object.defineProperty(MerchantPaymentsError.prototype, BRAND, { value: true });
-
 /**
  * True for any error the SDK throws, whichever copy of the package threw it (ESM and CommonJS loaded side by side).
  */
 export function isMerchantPaymentsError(value: unknown): value is MerchantPaymentsError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  return hasErrorBrand(value);
 }
 
 /** The client was constructed with a missing or malformed option. Thrown by the constructor. */
@@ -313,13 +300,15 @@ export interface ResponseIssue {
 }
 
 /**
- * A 2xx response whose body is not what the interface promises. Keeps the raw body and the issues. The service did
- * response: the request was received (and may have been acted on), so it is never retried.
+ * A 2xx response whose body is not what the interface promises, or could not be read whole. Keeps the raw body and
+ * the issues. The service answered: the request was received (and may have been acted on). A body that arrived whole
+ * is never retried (the next answer would be the same); one cut off in transit is a lost answer, retried first where
+ * repeating is safe (GET, PUT, and a POST under its one idempotency key, which the service replays).
  */
 export class ResponseValidationError extends RequestError {
   /** Always "ResponseValidationError". */
   override name = "ResponseValidationError";
-  /** The HTTP status code of the response (2xx). */
+  /** The HTTP status code of the response (2xx), or 0 when the runtime's `fetch` refused it before its status. */
   readonly status: number;
   /** The body as received (the API key redacted): parsed JSON where it was JSON, the text otherwise. */
   readonly rawBody: unknown;
@@ -379,6 +368,28 @@ export class PollTimeoutError extends MerchantPaymentsError {
     this.maxWaitMs = maxWaitMs;
   }
 }
+
+markKinds(MerchantPaymentsError, {
+  MerchantPaymentsError,
+  ConfigurationError,
+  InputValidationError,
+  RequestError,
+  APIError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  RateLimitError,
+  InternalServerError,
+  BadRequestError,
+  ConnectionError,
+  TimeoutError,
+  ResponseTooLargeError,
+  UserAbortError,
+  ResponseValidationError,
+  CheckoutReturnError,
+  PollTimeoutError,
+});
 
 function describeStatus(status: number): string {
   if (status >= 500) return "server error";

@@ -5,10 +5,16 @@
  *
  * @module
  */
+import {
+  CURRENCY_DIGITS,
+  currencyProblem,
+  fiatDigits,
+  ISO4217_CURRENCY_CODES,
+} from "./validate/currencies.js";
 import { invalidInput } from "./validate/issues.js";
-import { CURRENCY_DIGITS, MINOR_UNITS_RE } from "./validate/rules.js";
+import { MINOR_UNITS_RE } from "./validate/rules.js";
 
-export { CURRENCY_DIGITS };
+export { CURRENCY_DIGITS, ISO4217_CURRENCY_CODES };
 
 /** Options of the money helpers. */
 export interface MoneyOptions {
@@ -31,17 +37,19 @@ function fail(field: string, message: string): never {
   throw invalidInput(field, message);
 }
 
-/** Upper-cases and checks a currency code. */
-function normalizeCurrency(currency: unknown): string {
-  if (typeof currency !== "string" || !/^[A-Za-z]{3}$/.test(currency)) {
-    fail("currency", 'must be a three-letter ISO 4217 currency code, like "USD"');
-  }
-  return currency.toUpperCase();
+/**
+ * Checks a currency code: an active ISO 4217 currency, upper-case ({@link ISO4217_CURRENCY_CODES}). BTC, XAU, a
+ * lower-case or an unknown code is refused with a hint: guessing two decimals for them would be a silent error.
+ */
+function checkedCurrency(currency: unknown): string {
+  const problem = currencyProblem(currency);
+  if (problem !== undefined) fail("currency", problem);
+  return currency as string;
 }
 
 function resolveDigits(code: string, options: MoneyOptions | undefined): number {
   const override = options?.digits;
-  if (override === undefined) return CURRENCY_DIGITS[code] ?? 2;
+  if (override === undefined) return fiatDigits(code);
   if (!Number.isInteger(override) || override < 0 || override > MAX_DIGITS) {
     fail("digits", `must be an integer from 0 to ${MAX_DIGITS}`);
   }
@@ -49,13 +57,14 @@ function resolveDigits(code: string, options: MoneyOptions | undefined): number 
 }
 
 /**
- * The number of fraction digits of a currency (its ISO 4217 exponent): 0 for JPY, 2 for USD, 3 for
+ * The number of fraction digits of a currency (its ISO 4217 minor unit): 0 for JPY, 2 for USD, 3 for
  * KWD, 4 for CLF.
  *
- * @throws {InputValidationError} When `currency` is not a three-letter code (field `currency`).
+ * @throws {InputValidationError} When `currency` is not an active ISO 4217 currency code in upper case (field
+ *   `currency`): BTC, XAU, `usd` or an unknown code.
  */
 export function currencyDigits(currency: string): number {
-  return resolveDigits(normalizeCurrency(currency), undefined);
+  return resolveDigits(checkedCurrency(currency), undefined);
 }
 
 /**
@@ -65,12 +74,13 @@ export function currencyDigits(currency: string): number {
  *
  * @param major A non-negative decimal string (`"10"`, `"10.5"`, `"10.50"`) or a non-negative bigint
  *   of whole units. Signs, exponents, whitespace and numbers are refused.
- * @param currency A three-letter ISO 4217 code (case-insensitive).
- * @throws {InputValidationError} On a malformed amount (field `major`), an unknown-format currency
- *   (field `currency`) or too many fraction digits (field `major`).
+ * @param currency An active ISO 4217 currency code, upper-case (`"USD"`); crypto tickers, metals and unknown codes
+ *   are refused.
+ * @throws {InputValidationError} On a malformed amount (field `major`), a currency that is not an active ISO 4217
+ *   one (field `currency`) or too many fraction digits (field `major`).
  */
 export function toMinorUnits(major: string | bigint, currency: string, options?: MoneyOptions): string {
-  const code = normalizeCurrency(currency);
+  const code = checkedCurrency(currency);
   const digits = resolveDigits(code, options);
   if (typeof major === "bigint") {
     if (major < 0n) fail("major", "must not be negative");
@@ -108,11 +118,11 @@ export function toMinorUnits(major: string | bigint, currency: string, options?:
  *
  * @param minor Minor units: a non-negative integer decimal string without leading zeros, or a
  *   non-negative bigint.
- * @param currency A three-letter ISO 4217 code (case-insensitive).
+ * @param currency An active ISO 4217 currency code, upper-case (`"USD"`).
  * @throws {InputValidationError} On malformed minor units (field `minor`) or currency (field `currency`).
  */
 export function fromMinorUnits(minor: string | bigint, currency: string, options?: MoneyOptions): string {
-  const code = normalizeCurrency(currency);
+  const code = checkedCurrency(currency);
   const digits = resolveDigits(code, options);
   let text: string;
   if (typeof minor === "bigint") {
@@ -139,5 +149,5 @@ export function fromMinorUnits(minor: string | bigint, currency: string, options
  */
 export function money(major: string | bigint, currency: string, options?: MoneyOptions): FiatAmount {
   const value = toMinorUnits(major, currency, options);
-  return { unit: `iso4217/${normalizeCurrency(currency)}`, value };
+  return { unit: `iso4217/${checkedCurrency(currency)}`, value };
 }

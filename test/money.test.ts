@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputValidationError } from "../src/errors.js";
-import { CURRENCY_DIGITS, currencyDigits, fromMinorUnits, money, toMinorUnits } from "../src/money.js";
+import {
+  CURRENCY_DIGITS,
+  currencyDigits,
+  fromMinorUnits,
+  ISO4217_CURRENCY_CODES,
+  money,
+  toMinorUnits,
+} from "../src/money.js";
 import { iso4217AmountInputSchema } from "../src/schemas/common.js";
 import { parseInput } from "../src/schemas/input.js";
 import { inputError } from "./helpers/assertions.js";
@@ -21,7 +28,6 @@ describe("toMinorUnits", () => {
     ["10.500", "USD", "1050"],
     ["1000.00", "JPY", "1000"],
     ["12345678901234567890.99", "USD", "1234567890123456789099"],
-    ["10.50", "usd", "1050"],
   ])("(%j, %s) gives %j", (major, currency, minor) => {
     expect(toMinorUnits(major, currency)).toBe(minor);
   });
@@ -106,7 +112,7 @@ describe("fromMinorUnits", () => {
 describe("money", () => {
   it("builds an iso4217 amount", () => {
     expect(money("10.50", "USD")).toEqual({ unit: "iso4217/USD", value: "1050" });
-    expect(money("500", "jpy")).toEqual({ unit: "iso4217/JPY", value: "500" });
+    expect(money("500", "JPY")).toEqual({ unit: "iso4217/JPY", value: "500" });
   });
 
   it("produces amounts that payment creation accepts", () => {
@@ -114,6 +120,75 @@ describe("money", () => {
       unit: "iso4217/EUR",
       value: "99",
     });
+  });
+});
+
+describe("fiat amounts take active ISO 4217 currency codes only", () => {
+  const refused: [string, RegExp][] = [
+    ["BTC", /crypto.*paid asset/i],
+    ["ETH", /crypto.*paid asset/i],
+    ["XAU", /not a currency.*precious metal/i],
+    ["XAG", /not a currency/i],
+    ["XPT", /not a currency/i],
+    ["XPD", /not a currency/i],
+    ["XDR", /not a currency/i],
+    ["XTS", /not a currency/i],
+    ["XXX", /not a currency/i],
+    ["XBA", /not a currency/i],
+    ["ABC", /not an active ISO 4217/i],
+    ["usd", /upper-case.*"USD"/i],
+    ["Jpy", /upper-case.*"JPY"/i],
+  ];
+
+  it.each(refused)("refuses %s with a typed error and a hint, in every money helper", (code, hint) => {
+    for (const call of [
+      () => money("1", code),
+      () => toMinorUnits("1", code),
+      () => toMinorUnits("1", code, { digits: 8 }),
+      () => fromMinorUnits("1", code),
+      () => currencyDigits(code),
+    ]) {
+      const error = inputError(call);
+      expect(error.field).toBe("currency");
+      expect(error.message).toMatch(hint);
+    }
+  });
+
+  it.each(refused)("payment creation refuses iso4217/%s before anything is sent", (code) => {
+    const amount = { unit: `iso4217/${code}`, value: "100" };
+    expect(() => parseInput(iso4217AmountInputSchema, amount)).toThrow(InputValidationError);
+  });
+
+  it("takes each active code with its real minor units", () => {
+    const expected: Record<string, number> = {
+      USD: 2,
+      EUR: 2,
+      JPY: 0,
+      KRW: 0,
+      ISK: 0,
+      XOF: 0,
+      XAF: 0,
+      UYI: 0,
+    };
+    Object.assign(expected, {
+      KWD: 3,
+      BHD: 3,
+      TND: 3,
+      CLF: 4,
+      UYW: 4,
+      XCG: 2,
+      CHE: 2,
+      ZWG: 2,
+      VED: 2,
+      SLE: 2,
+    });
+    for (const [code, digits] of Object.entries(expected)) {
+      expect(currencyDigits(code), code).toBe(digits);
+      expect(money("1", code).value, code).toBe(`1${"0".repeat(digits)}`);
+    }
+    expect(ISO4217_CURRENCY_CODES.size).toBeGreaterThan(150);
+    for (const code of Object.keys(CURRENCY_DIGITS))
+      expect(ISO4217_CURRENCY_CODES.has(code), code).toBe(true);
   });
 });
 
@@ -131,7 +206,7 @@ describe("currency digits", () => {
 describe("properties", () => {
   const currency = fc.oneof(
     fc.constantFrom(...Object.keys(CURRENCY_DIGITS)),
-    fc.stringMatching(/^[A-Z]{3}$/),
+    fc.constantFrom(...ISO4217_CURRENCY_CODES),
   );
 
   it("minor -> major -> minor round-trips for every currency", () => {

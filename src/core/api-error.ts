@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
 } from "../errors.js";
+import { boundedCopy } from "../model/text.js";
 import { isRecord } from "../validate/issues.js";
 import { parseJson } from "./json.js";
 import type { Redactor } from "./redact.js";
@@ -43,8 +44,9 @@ export function apiErrorFrom(
   const init: APIErrorInit = {
     status,
     body,
-    // Redacted whole, then cut: cut first, a key straddling the cut would leave a piece no pattern knows.
-    rawBody: body ? undefined : redactor.text(answer.text).slice(0, RAW_BODY_LIMIT) || undefined,
+    // Redacted whole, then cut: cut first, a key straddling the cut would leave a piece no pattern knows. A copy, so
+    // that a kept error does not keep the whole body.
+    rawBody: body ? undefined : boundedCopy(redactor.text(answer.text), RAW_BODY_LIMIT) || undefined,
     requestId: answer.requestId,
     request,
   };

@@ -85,9 +85,12 @@ export function statusFailureOf(error: APIError, retryAfterMs: number | undefine
   };
 }
 
-/** A response whose body could not be read whole: a ResponseValidationError for a 2xx, the status's APIError else. */
+/**
+ * A response whose body could not be read whole: a ResponseValidationError for a 2xx or an unknown status (0: the
+ * global fetch refused the answer's headers before showing it), the status's APIError else.
+ */
 function unreadableResponse(request: RequestContext, status: number): RequestError {
-  if (status >= 200 && status <= 299) {
+  if (status === 0 || (status >= 200 && status <= 299)) {
     const issues = [{ path: "", message: "the body could not be read whole (cut off or undecodable)" }];
     return new ResponseValidationError({ request, status, rawBody: undefined, issues, requestId: undefined });
   }

@@ -1,7 +1,8 @@
 /**
  * Reading a 2xx response body: bounded JSON, the API key redacted, then the operation's schema in the client's
  * reading mode. A body that arrived is never reported as unsent: whatever is wrong with it is a
- * `ResponseValidationError` (or `ResponseTooLargeError`), and it is not retried.
+ * `ResponseValidationError` (or `ResponseTooLargeError`), and it is not retried (a body cut off in transit never
+ * gets here: the wire reports it unreadable, and the transport retries it where that is safe).
  *
  * @module
  */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isHttpsUrl } from "../validate/rules.js";
+import { isBuyerPageUrl } from "../validate/rules.js";
 
 /**
  * The fields that may hold the buyer's wallet link in the answer of `POST /v1/payments`, in the order they are
@@ -28,12 +28,12 @@ export const WALLET_LINK_FIELDS = [
 const WALLET_URI_RE = /^(ethereum|solana|bitcoin|litecoin|tron|wc):\S+$/i;
 
 /**
- * True when `value` is a link a buyer may be sent to: an `https:` URL, a wallet URI, or plain `http:` to a loopback
- * host (the local mock service's own portal; such a link never leaves the machine). Never `javascript:`, `data:`,
+ * True when `value` is a link a buyer's wallet may be sent to: a wallet URI, or a web address by the one rule for
+ * buyer pages ({@link isBuyerPageUrl}: `https:`, or plain `http:` to a loopback host). Never `javascript:`, `data:`,
  * `file:` or plain `http:` elsewhere: the link is rendered as a button or a QR code for the buyer.
  */
 export function isWalletLink(value: unknown): value is string {
-  return typeof value === "string" && (WALLET_URI_RE.test(value) || isHttpsUrl(value, true));
+  return typeof value === "string" && (WALLET_URI_RE.test(value) || isBuyerPageUrl(value));
 }
 
 /** Field names the fallback never takes a link from: pictures of the merchant, and ids the service echoes. */

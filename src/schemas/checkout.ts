@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import type { ReturnUrlRule } from "../validate/rules.js";
+import { BUYER_PAGE_URL_PROBLEM, isBuyerPageUrl, type ReturnUrlRule } from "../validate/rules.js";
 import {
   httpsUrlSchema,
   type Iso4217AmountInput,
@@ -16,6 +16,7 @@ import {
   responseObject,
 } from "./common.js";
 import { parseInput } from "./input.js";
+import { decisive } from "./parse.js";
 import { paymentStatusResultSchema } from "./payments.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -129,16 +130,25 @@ export function toCreateCheckoutBody(
 const createCheckoutResponseObject = responseObject({
   /** Payment id; store it with the order. */
   paymentId: z.string(),
-  /** The checkout portal address to redirect the buyer to. */
-  gatewayUrl: z.string(),
+  /**
+   * The checkout portal address to redirect the buyer to: `https:`, or plain `http:` to a loopback host (the local
+   * mock's portal), by the same rule as a payment's wallet link.
+   */
+  gatewayUrl: z.string().check(z.refine(isBuyerPageUrl, { error: BUYER_PAGE_URL_PROBLEM })),
 });
 
 /** The created checkout payment: `{ paymentId, gatewayUrl }`. */
 export interface CreateCheckoutResponse extends z.output<typeof createCheckoutResponseObject> {}
 
-/** Body of `POST /v1/merchant/payment`: `{ paymentId, gatewayUrl }`. Unknown fields are kept. */
-export const createCheckoutResponseSchema: z.ZodMiniType<CreateCheckoutResponse> =
-  createCheckoutResponseObject;
+/**
+ * Body of `POST /v1/merchant/payment`: `{ paymentId, gatewayUrl }`. Unknown fields are kept. `gatewayUrl` is read
+ * strictly in every mode: the merchant redirects the buyer to it, so a `javascript:` or `data:` one, or plain http
+ * to a public host, fails with a `ResponseValidationError` instead of reaching the buyer.
+ */
+export const createCheckoutResponseSchema: z.ZodMiniType<CreateCheckoutResponse> = decisive(
+  createCheckoutResponseObject,
+  ["gatewayUrl"],
+);
 
 /** Body of `GET /v1/merchant/payment/{paymentId}/status`: the same shape as the payment status result. */
 export const checkoutStatusResultSchema = paymentStatusResultSchema;

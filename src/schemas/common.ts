@@ -9,6 +9,7 @@
  */
 import * as z from "zod/mini";
 import type { JsonValue } from "../model/json.js";
+import { currencyProblem } from "../validate/currencies.js";
 import { isRecord } from "../validate/issues.js";
 import { rememberKnownValues } from "./strictness.js";
 import {
@@ -172,12 +173,23 @@ export const caip19Schema = z.string().check(byRule(caip19Problem));
 // Amounts
 // ---------------------------------------------------------------------------------------------
 
+/** The currency rule on an `iso4217/<CODE>` unit (the form itself is checked apart, with its own message). */
+function unitCurrencyProblem(unit: string): string | undefined {
+  if (!ISO4217_UNIT_RE.test(unit)) return undefined;
+  const problem = currencyProblem(unit.slice("iso4217/".length));
+  return problem === undefined ? undefined : `currency ${problem}`;
+}
+
 const iso4217AmountInputObject = z.strictObject({
-  /** The currency: `iso4217/` and a three-letter upper-case code, like `iso4217/USD`. */
+  /**
+   * The currency: `iso4217/` and an active ISO 4217 currency code, upper-case, like `iso4217/USD` (not BTC or XAU:
+   * see `currencyProblem`).
+   */
   unit: z
     .string()
     .check(
       matching(ISO4217_UNIT_RE, 'must be "iso4217/" and an upper-case currency code, like "iso4217/USD"'),
+      byRule(unitCurrencyProblem),
     ),
   /** The amount in minor units as a decimal string, e.g. `"1050"` for 10.50 USD; more than zero. */
   value: z.string().check(byRule(paymentAmountProblem)),

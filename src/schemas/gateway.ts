@@ -12,7 +12,7 @@ import { isRecord } from "../validate/issues.js";
 import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { PARSE_CONTEXT } from "./issues.js";
-import { finishing, responseArray } from "./parse.js";
+import { finishing, objectItem, responseArray } from "./parse.js";
 
 export { isWalletRpcAction } from "../model/gateway.js";
 
@@ -293,7 +293,7 @@ export const actionSchema: z.ZodMiniType<RawAction> = responseObject({
 
 const fetchActionAnswerObject = responseObject({
   /** The actions the buyer's wallet must perform to pay. */
-  actions: responseArray(actionSchema),
+  actions: responseArray(actionSchema, objectItem),
 });
 
 /** The body of `POST /v1/gateway/payment/{id}/fetch` as sent, before {@link decodeActions}. */

@@ -9,7 +9,7 @@ import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { EMAIL_RE } from "../validate/rules.js";
 import { flatQuerySchema, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
-import { decisive, responseArray } from "./parse.js";
+import { decisive, objectItem, objectItemWithId, responseArray } from "./parse.js";
 import { keepOpen } from "./strictness.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 
@@ -80,9 +80,9 @@ export type MerchantStatus = OpenEnum<(typeof MERCHANT_STATUSES)[number]>;
 
 const merchantSettlementsObject = responseObject({
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: responseArray(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema, objectItem),
   /** Fiat settlements: bank account configurations. */
-  fiat: responseArray(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema, objectItem),
 });
 
 /** A merchant's configured settlement destinations, as carried in {@link Merchant.settlements}. */
@@ -170,7 +170,7 @@ export const merchantListItemSchema: z.ZodMiniType<MerchantListItem> =
 
 const listMerchantsResponseObject = responseObject({
   /** The account's merchants; empty when there are none. */
-  data: responseArray(merchantListItemSchema),
+  data: responseArray(merchantListItemSchema, objectItemWithId),
 });
 
 /** Body of `GET /v1/merchants`: `{ data }`, the items in the shape the service sends. */

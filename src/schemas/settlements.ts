@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { addProblem, CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
-import { responseArray } from "./parse.js";
+import { objectItem, responseArray } from "./parse.js";
 
 // ---------------------------------------------------------------------------------------------
 // Inputs
@@ -172,9 +172,9 @@ export const fiatSettlementSchema: z.ZodMiniType<FiatSettlement> = fiatSettlemen
 
 const settlementsListObject = responseObject({
   /** Fiat settlements: bank account configurations. */
-  fiat: responseArray(fiatSettlementSchema),
+  fiat: responseArray(fiatSettlementSchema, objectItem),
   /** Crypto settlements: an asset paired with a destination account on the same chain. */
-  crypto: responseArray(cryptoSettlementSchema),
+  crypto: responseArray(cryptoSettlementSchema, objectItem),
 });
 
 /** The merchant's configured settlement destinations (`settlements.list`): `{ fiat, crypto }`. */
@@ -188,7 +188,7 @@ const cryptoSettlementsRegisteredObject = responseObject({
    * The settlements created, when the answer lists them under `crypto` (as the list operation names them, and as the
    * bundled mock answers). Every other field is kept as sent.
    */
-  crypto: z.optional(responseArray(cryptoSettlementSchema)),
+  crypto: z.optional(responseArray(cryptoSettlementSchema, objectItem)),
 });
 
 /**

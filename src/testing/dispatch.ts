@@ -6,6 +6,7 @@
  * @module
  */
 
+import { boundedCopy } from "../model/text.js";
 import { type ApiConfig, runChain } from "./api/chain.js";
 import { API_ROUTES, type ApiRoute } from "./api/routes.js";
 import { redactKey } from "./api/shapes.js";
@@ -95,7 +96,8 @@ function logEntry(req: RawRequest, requestId: string, input: DispatcherInput): S
     path: req.url.pathname,
     query: Object.fromEntries(req.url.searchParams),
     headers,
-    bodyText: truncated ? req.body.slice(0, LOGGED_BODY_MAX_CHARS) : req.body,
+    // A copy: the log keeps 4 KiB, not the whole body behind a view.
+    bodyText: truncated ? boundedCopy(req.body, LOGGED_BODY_MAX_CHARS) : req.body,
     ...(truncated ? { bodyTruncated: true } : {}),
     version: req.header(input.settings.versionHeader.toLowerCase()) ?? null,
     status: null,

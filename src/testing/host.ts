@@ -25,10 +25,30 @@ export function parseHost(header: string | undefined): ParsedHost | null {
     const url = new URL(`http://${header}`);
     if (url.username !== "" || url.password !== "" || url.pathname !== "/" || url.hostname === "")
       return null;
-    return { name: url.hostname.toLowerCase(), origin: url.origin };
+    // Only a Host written as URL parsing writes it: parsing turns `127.0.0.1.`, `127.1`, `0x7f.0.0.1`, `localhost.`
+    // or `[0:0::1]` into an allowed name, which a rebinding page could then use for its own.
+    const written = header.toLowerCase();
+    const canonical =
+      url.port === "" ? [url.hostname, `${url.hostname}:80`] : [`${url.hostname}:${url.port}`];
+    if (!canonical.includes(written)) return null;
+    return { name: url.hostname, origin: url.origin };
   } catch {
     return null;
   }
+}
+
+/**
+ * The request's `Host` value when it sent exactly one `Host` line, else undefined: Node keeps the first of several,
+ * and RFC 9112 (3.2) says such a request is refused, not read by its first line.
+ */
+export function soleHost(rawHeaders: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]?.toLowerCase() !== "host") continue;
+    if (found !== undefined) return undefined;
+    found = rawHeaders[i + 1];
+  }
+  return found;
 }
 
 /** A host as it appears in a URL: IPv6 in brackets. */

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Dispatcher } from "./dispatch.js";
-import { allowedHostNames, bracketed, checkListenHost, checkPublicUrl, parseHost } from "./host.js";
+import { allowedHostNames, bracketed, checkListenHost, checkPublicUrl, parseHost, soleHost } from "./host.js";
 import type { RawRequest, RawResponse } from "./http.js";
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";
 import { MockServiceError } from "./store/errors.js";
@@ -92,7 +92,7 @@ function target(
   hosts: Set<string>,
   publicUrl: string | undefined,
 ): MockServiceError | { url: URL; linkBase: string } {
-  const host = parseHost(req.headers.host);
+  const host = parseHost(soleHost(req.rawHeaders));
   if (host === null || !hosts.has(host.name)) {
     return new MockServiceError(
       421,

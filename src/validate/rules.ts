@@ -52,6 +52,21 @@ export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
   }
 }
 
+/**
+ * True when `value` is a web address the SDK may hand over for a buyer to open (checkout's `gatewayUrl`, the web
+ * form of a payment's wallet link): an absolute `https:` URL, or plain `http:` to a loopback host (the local mock's
+ * own portal; such a link never leaves the machine). Never `javascript:`, `data:`, `file:`, a relative or empty URL,
+ * or plain `http:` elsewhere: the merchant redirects the buyer to it or renders it as a button. The one rule for
+ * every such address.
+ */
+export function isBuyerPageUrl(value: unknown): value is string {
+  return typeof value === "string" && isHttpsUrl(value, true);
+}
+
+/** Why a buyer page URL was refused (see {@link isBuyerPageUrl}). */
+export const BUYER_PAGE_URL_PROBLEM =
+  "must be an absolute https URL (or http to a loopback host) for the buyer to open";
+
 // ---------------------------------------------------------------------------------------------
 // Versions and contacts
 // ---------------------------------------------------------------------------------------------
@@ -214,37 +229,3 @@ export function paymentAmountProblem(value: string): string | undefined {
 
 /** `iso4217/` followed by a three-letter upper-case currency code. */
 export const ISO4217_UNIT_RE = /^iso4217\/[A-Z]{3}$/;
-
-/**
- * ISO 4217 currencies whose minor unit is not 1/100 (exponent other than 2). Any other valid
- * three-letter code is taken to have 2 fraction digits. Marked pure, so that a bundle of the client alone (which
- * never converts money) leaves the table out.
- */
-export const CURRENCY_DIGITS: Readonly<Record<string, number>> = /* @__PURE__ */ Object.freeze({
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  ISK: 0,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  PYG: 0,
-  RWF: 0,
-  UGX: 0,
-  UYI: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-  BHD: 3,
-  IQD: 3,
-  JOD: 3,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-  CLF: 4,
-  UYW: 4,
-});

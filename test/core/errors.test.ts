@@ -68,6 +68,14 @@ describe("instanceof across two copies of the package (ESM and CommonJS side by 
   it("recognises nothing else", () => {
     const lookalike = Object.assign(new Error("x"), { name: "ConnectionError" });
     expect(lookalike instanceof ConnectionError).toBe(false);
+    // A class of the right name carrying the package's brand is not one of its classes either.
+    class ConnectionErrorLike extends Error {}
+    Object.defineProperty(ConnectionErrorLike, "name", { value: "ConnectionError" });
+    Object.defineProperty(ConnectionErrorLike.prototype, Symbol.for("merchant-payments.error"), {
+      value: true,
+    });
+    expect(new ConnectionErrorLike("x") instanceof ConnectionError).toBe(false);
+    expect(new ConnectionErrorLike("x") instanceof NotFoundError).toBe(false);
     expect(isMerchantPaymentsError(lookalike)).toBe(false);
     expect(isMerchantPaymentsError(null)).toBe(false);
   });

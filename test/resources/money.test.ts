@@ -11,7 +11,7 @@ describe("money helpers (public exports)", () => {
     expect(toMinorUnits("10.50", "USD")).toBe("1050");
     expect(toMinorUnits("1000", "JPY")).toBe("1000");
     expect(toMinorUnits("1.234", "KWD")).toBe("1234");
-    expect(toMinorUnits(12n, "usd")).toBe("1200");
+    expect(toMinorUnits(12n, "USD")).toBe("1200");
     expect(fromMinorUnits("1050", "USD")).toBe("10.50");
     expect(fromMinorUnits("5", "USD")).toBe("0.05");
     expect(fromMinorUnits("1000", "JPY")).toBe("1000");
@@ -27,7 +27,7 @@ describe("money helpers (public exports)", () => {
   });
 
   it("money() builds an amount that payments.create sends as is", async () => {
-    const amount = money("10.50", "usd");
+    const amount = money("10.50", "USD");
     expect(amount).toEqual({ unit: "iso4217/USD", value: "1050" });
     mock.respond(json({ id: "pay_1", link: "https://wallet.example/pay/pay_1" }));
     const client = testClient({ merchantId: "mrch_1" });

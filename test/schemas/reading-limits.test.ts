@@ -69,7 +69,7 @@ describe("a status answer the polling cannot decide on ends as a ResponseValidat
 const CRYPTO = { asset: "eip155:8453/erc20:0xabc", destination: "eip155:8453:0xdef" };
 
 describe("a wide answer reads in bounded work: drift grouped by field path, capped per call", () => {
-  it("100,000 settlement items with a mistyped field: a typed value, one drift (no RangeError)", async () => {
+  it("100,000 settlement items with a mistyped field: a typed value, one drift and the count not examined (no RangeError)", async () => {
     const crypto = Array.from({ length: 100_000 }, (_, i) => ({
       id: `crypto_${i}`,
       ...CRYPTO,
@@ -87,22 +87,31 @@ describe("a wide answer reads in bounded work: drift grouped by field path, capp
         operation: "GET /v1/merchants/mrch_1/settlements",
         path: "crypto.*.destination",
         expected: "a string",
-        received: "0 (100000 times)",
+        received: "0 (1000 times)",
+      },
+      {
+        operation: "GET /v1/merchants/mrch_1/settlements",
+        path: "crypto.*",
+        expected: "at most 1000 items examined for deviations per answer once one deviates",
+        received: "99000 more items, not examined",
       },
     ]);
   }, 60_000);
 
-  it("strict: the same answer is one ResponseValidationError issue that counts the items", async () => {
+  it("strict: the same answer is one ResponseValidationError issue, and one that counts the items not examined", async () => {
     const crypto = Array.from({ length: 100_000 }, () => ({ ...CRYPTO }));
     const result = await answering({ fiat: [], crypto }, (c) => c.settlements.list("mrch_1"), {
       responseValidation: "strict",
     });
     const error = rejection(result) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error.issues).toEqual([{ path: "crypto.*.id", message: "is required (100000 times)" }]);
+    expect(error.issues).toEqual([
+      { path: "crypto.*.id", message: "is required (1000 times)" },
+      { path: "crypto.*", message: "99000 more items: not examined for deviations" },
+    ]);
   }, 60_000);
 
-  it("30,000 items missing id: one drift event and one warn line, not 90,000", async () => {
+  it("30,000 items missing id: one drift event (and the count not examined), not 90,000", async () => {
     const items = Array.from({ length: 30_000 }, () => ({ ...CRYPTO }));
     const drift: DriftEvent[] = [];
     const warnings: LogRecord[] = [];
@@ -112,9 +121,10 @@ describe("a wide answer reads in bounded work: drift grouped by field path, capp
     });
     expect(result.ok).toBe(true);
     expect(drift.map((event) => [event.path, event.received])).toEqual([
-      ["merchant.settlements.crypto.*.id", "missing (30000 times)"],
+      ["merchant.settlements.crypto.*.id", "missing (1000 times)"],
+      ["merchant.settlements.crypto.*", "29000 more items, not examined"],
     ]);
-    expect(warnings).toHaveLength(1);
+    expect(warnings).toHaveLength(2); // one per drift event
   }, 60_000);
 
   it("an answer that deviates everywhere: at most 20 drift events per call, and one that counts the rest", async () => {
@@ -201,6 +211,42 @@ describe("the wallet link of payments.create: only https or a wallet URI, never 
     const error = rejection(result) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error.issues).toEqual([{ path: "paymentId", message: "must equal id when both are sent" }]);
+  });
+});
+
+describe("every URL a buyer is sent to follows one rule: checkout.create's gatewayUrl as payments.create's link", () => {
+  const createCheckout = (c: MerchantPaymentsClient) =>
+    c.checkout.create({
+      referenceId: "order-1",
+      amount: AMOUNT,
+      successUrl: "https://shop.example/ok",
+      errorUrl: "https://shop.example/ko",
+    });
+
+  it.each([
+    ["javascript:", "javascript:alert(document.cookie)"],
+    ["data:", "data:text/html,<script>alert(1)</script>"],
+    ["plain http to a public host", "http://pay.example/p/1"],
+    ["empty", ""],
+    ["relative", "/portal/pay_1"],
+    ["a wallet URI (a page is expected)", "ethereum:0xa0b8@8453/transfer?address=0x1111"],
+    ["not a string", 42],
+  ])("refuses a gatewayUrl that is %s, in strict and tolerant reading", async (_label, gatewayUrl) => {
+    for (const responseValidation of ["strict", "tolerant"] as const) {
+      const result = await answering({ paymentId: "pay_1", gatewayUrl }, createCheckout, {
+        responseValidation,
+      });
+      const error = rejection(result) as ResponseValidationError;
+      expect(error, responseValidation).toBeInstanceOf(ResponseValidationError);
+      expect(error.issues.map((issue) => issue.path)).toEqual(["gatewayUrl"]);
+    }
+  });
+
+  it("accepts an https gatewayUrl and the local mock's own loopback portal", async () => {
+    for (const gatewayUrl of ["https://pay.example/portal/pay_1", `${server.url}/portal/pay_1`]) {
+      const result = await answering({ paymentId: "pay_1", gatewayUrl }, createCheckout);
+      expect(result.ok && (result.value as { gatewayUrl: string }).gatewayUrl).toBe(gatewayUrl);
+    }
   });
 });
 

@@ -258,7 +258,7 @@ const OPS: Op[] = [
         successUrl: "https://shop.example/ok",
         errorUrl: "https://shop.example/ko",
       }),
-    valid: withExtras(fc.record({ paymentId: str, gatewayUrl: str })),
+    valid: withExtras(fc.record({ paymentId: str, gatewayUrl: fc.webUrl({ validSchemes: ["https"] }) })),
     returned: top,
   },
   {

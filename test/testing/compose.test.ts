@@ -232,6 +232,36 @@ describe("accounts: no takeover", () => {
       mock.createAccount({ keys: { app: { live: { appId: live.appId, clientId: "x" } } } }),
     ).toThrow(/already belongs/);
   });
+
+  it("creating an account is all or nothing: a refused seed leaves no key, and the same seed fixed is taken", async () => {
+    const mock = createMockService();
+    const prefix = mock.keys.test.slice(0, mock.keys.test.indexOf("_test_"));
+    const keys = { test: `${prefix}_test_all_or_nothing`, live: `${prefix}_all_or_nothing` };
+    const merchant = { id: "mrch_all_or_nothing", name: "Shop" };
+    // Each of these merchants is refused only once the account would be stored.
+    for (const bad of [
+      { ...merchant, mode: "sandbox" },
+      { ...merchant, crypto: [{ asset: "not-an-asset", destination: "x" }] },
+      [merchant, merchant],
+      { ...merchant, id: mock.merchantId },
+    ]) {
+      const merchants = Array.isArray(bad) ? bad : [bad];
+      const res = await control(mock, "/accounts", { id: "acct_all_or_nothing", keys, merchants });
+      expect(res.status).toBe(400);
+      expect(mock.accounts).toHaveLength(1);
+      expect(mock.merchants.map((m) => m.id)).not.toContain(merchant.id);
+      const withKey = await mock.fetch(`${mock.baseUrl}/v1/merchants`, { headers: { "Api-Key": keys.test } });
+      expect(withKey.status).toBe(401);
+    }
+    const retry = await control(mock, "/accounts", {
+      id: "acct_all_or_nothing",
+      keys,
+      merchants: [merchant],
+    });
+    expect(retry.status).toBe(201);
+    const listed = await mock.fetch(`${mock.baseUrl}/v1/merchants`, { headers: { "Api-Key": keys.test } });
+    expect(listed.status).toBe(200);
+  });
 });
 
 describe("names: a seed cannot break a page", () => {

@@ -3,7 +3,9 @@
  * here, against a real server on 127.0.0.1 (the process must stay up, the next request must be answered).
  */
 import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseHost } from "../../src/testing/host.js";
 import { createMockService, type MockServer, startMockServer } from "../../src/testing/index.js";
 
 let server: MockServer | undefined;
@@ -45,6 +47,23 @@ function raw(
     );
     req.on("error", reject);
     req.end(init.body);
+  });
+}
+
+/** A request written byte for byte (two Host lines, say, which node:http's client will not send); the answer's text. */
+function rawLines(url: string, headerLines: string[]): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(`GET /__mock HTTP/1.1\r\n${headerLines.join("\r\n")}\r\nConnection: close\r\n\r\n`);
+    });
+    let answer = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
   });
 }
 
@@ -124,6 +143,58 @@ describe("mock server: cross-site and rebinding pages", () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
       expect((await raw(s.url, "/__mock", { headers: { host } })).status).toBe(200);
     }
+  });
+
+  it("refuses a Host that only URL parsing turns into an allowed name (a trailing dot, another IPv4 spelling)", async () => {
+    const s = await start({ allowedHosts: ["mock"] });
+    const port = new URL(s.url).port;
+    for (const name of [
+      "127.0.0.1.",
+      "localhost.",
+      "mock.",
+      "127.1",
+      "0x7f.0.0.1",
+      "2130706433",
+      "[0:0::1]",
+    ]) {
+      const res = await raw(s.url, "/__mock", { headers: { host: `${name}:${port}` } });
+      expect(res.status, name).toBe(421);
+      expect(res.body).not.toContain(s.service.keys.test);
+    }
+    for (const name of ["127.0.0.1", "LocalHost", "[::1]", "mock"]) {
+      expect((await raw(s.url, "/__mock", { headers: { host: `${name}:${port}` } })).status, name).toBe(200);
+    }
+  });
+
+  it("refuses a request with two Host lines, whichever comes first", async () => {
+    const s = await start();
+    const port = new URL(s.url).port;
+    for (const hosts of [
+      [`localhost:${port}`, "rebind.attacker.example"],
+      [`localhost:${port}`, `localhost:${port}`],
+    ]) {
+      const answer = await rawLines(
+        s.url,
+        hosts.map((host) => `Host: ${host}`),
+      );
+      expect(answer, hosts.join(" + ")).toMatch(/^HTTP\/1\.1 4\d\d /);
+      expect(answer).not.toContain(s.service.keys.test);
+    }
+  });
+
+  it("refuses a Host with white space or a control character in it", async () => {
+    const s = await start();
+    const port = new URL(s.url).port;
+    for (const host of [
+      ` localhost:${port}`,
+      `localhost :${port}`,
+      `local\u00a0host:${port}`,
+      `\tlocalhost`,
+    ]) {
+      expect(parseHost(host), JSON.stringify(host)).toBeNull();
+    }
+    // Over HTTP/1.1 the white space around a field value is not part of it (RFC 9110, 5.5): Node's parser removes it.
+    expect((await raw(s.url, "/__mock", { headers: { host: `  localhost:${port}` } })).status).toBe(200);
   });
 
   it("accepts a name given in allowedHosts (a Compose service name)", async () => {

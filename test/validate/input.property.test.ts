@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fromMinorUnits, InputValidationError, type RequestOptions, toMinorUnits } from "../../src/index.js";
+import { ISO4217_CURRENCY_CODES } from "../../src/money.js";
 import { testClient } from "../helpers/clients.js";
 import { settle } from "../helpers/outcomes.js";
 import { json, useRecordingServer } from "../helpers/recording-server.js";
@@ -50,7 +51,7 @@ async function expectSent(call: () => Promise<unknown>) {
 const minorUnits = fc.oneof(fc.constant("0"), fc.stringMatching(/^[1-9][0-9]{0,40}$/));
 // A payment asks for more than nothing, in at most 30 digits (the rule the mock shares: validate/rules.ts).
 const paymentMinorUnits = fc.stringMatching(/^[1-9][0-9]{0,29}$/);
-const currency = fc.stringMatching(/^[A-Z]{3}$/);
+const currency = fc.constantFrom(...ISO4217_CURRENCY_CODES);
 const badMinorUnits = fc.oneof(
   fc.string().filter((s) => !/^(0|[1-9][0-9]*)$/.test(s)),
   fc.constantFrom("", "-1", "+1", "01", "1.5", "1e3", " 1", "1 ", "0x10", "١٢", "NaN", "Infinity"),
@@ -63,6 +64,7 @@ const badUnit = fc.oneof(
   fc.string().filter((s) => !/^iso4217\/[A-Z]{3}$/.test(s)),
   currency.map((c) => c.toLowerCase()).map((c) => `iso4217/${c}`),
   fc.stringMatching(/^[A-Z]{2}$|^[A-Z]{4}$/).map((c) => `iso4217/${c}`),
+  fc.constantFrom("BTC", "XAU", "XTS", "XXX", "QQQ").map((c) => `iso4217/${c}`), // not a currency (money.ts)
   currency, // the code without its iso4217/ prefix
   currency.map((c) => `caip19/${c}`),
 );

@@ -106,7 +106,23 @@ const asset = fc.oneof(
     .map(([chain, a]) => `eip155:${chain}/erc20:${a}`),
   fc.constantFrom("eip155:1/slip44:60", "eip155:1/erc721:0xabc/1", "eip155:1/erc20", "bad"),
 );
-const currency = fc.constantFrom("USD", "JPY", "CLF", "UYW", "UYI", "BHD", "EUR", "usd", "US", "USDT");
+const currency = fc.constantFrom(
+  "USD",
+  "JPY",
+  "CLF",
+  "UYW",
+  "UYI",
+  "BHD",
+  "EUR",
+  "usd",
+  "US",
+  "USDT",
+  "BTC",
+  "XAU",
+  "XTS",
+  "XCG",
+  "ABC",
+);
 const value = fc.oneof(
   fc.bigInt({ min: 0n, max: 10n ** 32n }).map(String),
   fc.constantFrom("0", "00", "01", "-1", "1.5", "1e3", " 1", "1".repeat(30), "1".repeat(31)),

@@ -32,13 +32,11 @@ export function createUserFetch(own: typeof fetch, maxResponseBytes: number): ty
     const body = request.body === null ? undefined : await request.text();
     // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
     const { method, redirect, signal } = request;
-    const answer = (await own(request.url, {
-      method,
-      headers,
-      body,
-      signal,
-      redirect,
-    })) as unknown as AnswerLike;
+    const answer = (await own(request.url, { method, headers, body, signal, redirect }).catch(
+      (cause: unknown) => {
+        throw answeredButUnreadable(cause) ? new WireFailure("unreadable", { cause }) : cause;
+      },
+    )) as unknown as AnswerLike;
     const status = answer.status;
     let text = "";
     if (!hasNoBody(method, status)) {
@@ -52,6 +50,18 @@ export function createUserFetch(own: typeof fetch, maxResponseBytes: number): ty
     }
     return wholeResponse(status, headersOf(answer.headers), text);
   };
+}
+
+/**
+ * True when a fetch rejected after the answer's headers arrived, because of them: undici (Node's global fetch)
+ * refuses more than 5 content codings before it shows the status ("too many content-encodings"), where the Node
+ * build reads the status and reports the body unreadable. Either way the service answered: never "could not reach".
+ */
+function answeredButUnreadable(cause: unknown): boolean {
+  for (let error = cause, depth = 0; error instanceof Error && depth < 4; error = error.cause, depth++) {
+    if (/too many content-encodings/i.test(error.message)) return true;
+  }
+  return false;
 }
 
 /** The answer's headers as global `Headers`: from a `Headers` of any class, an iterable of pairs, or an object. */

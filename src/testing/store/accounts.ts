@@ -93,6 +93,14 @@ export class AccountStore {
     if (test.appId === live.appId) throw refuse("the test and live appId must differ");
   }
 
+  /** Forgets an account and its credentials (a creation refused after it was added is undone). */
+  remove(id: string): void {
+    if (!this.#accounts.delete(id)) return;
+    for (const store of [this.#apiKeys, this.#appIds]) {
+      for (const [key, owner] of store) if (owner.accountId === id) store.delete(key);
+    }
+  }
+
   /** Forgets everything. */
   clear(): void {
     this.#accounts.clear();

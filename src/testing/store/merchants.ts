@@ -133,6 +133,12 @@ export class MerchantStore {
     return settlement;
   }
 
+  /** Forgets every merchant of an account (a creation refused after they were added is undone). */
+  removeAccount(accountId: string): void {
+    for (const [id, merchant] of this.#merchants)
+      if (merchant.accountId === accountId) this.#merchants.delete(id);
+  }
+
   /** Forgets everything. */
   clear(): void {
     this.#merchants.clear();

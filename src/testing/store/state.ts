@@ -117,10 +117,18 @@ export class MockModel {
     if (seed.merchants !== undefined && !Array.isArray(seed.merchants)) {
       throw new TypeError("merchants must be an array");
     }
-    // Checked before anything is stored: a refused seed leaves no account behind.
+    // Checked before anything is stored; what only storing finds (a merchant id in use, a bad settlement) undoes
+    // the account: a refused seed leaves no key behind and can be sent again once fixed.
     for (const m of seed.merchants ?? []) checkNewMerchant({ ...m, email: m.email ?? null });
     const account = this.accounts.add(seed);
-    const merchants = (seed.merchants ?? []).map((m) => this.seedMerchant(account.id, m));
+    let merchants: MockSeedMerchant[];
+    try {
+      merchants = (seed.merchants ?? []).map((m) => this.seedMerchant(account.id, m));
+    } catch (err) {
+      this.merchants.removeAccount(account.id);
+      this.accounts.remove(account.id);
+      throw err;
+    }
     const { test, live, app } = account.keys;
     return {
       account,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { currencyDigits } from "../../money.js";
+import { fiatDigits } from "../../validate/currencies.js";
 
 /** What the mock knows about a token. */
 export interface MockTokenInfo {
@@ -125,7 +125,7 @@ export function mockUsdRate(currency: string): { micro: bigint; known: boolean }
 
 /** Converts a fiat amount in minor units into token smallest units at the mock's rate (rounds up). */
 export function toTokenUnits(minor: string, currency: string, tokenDecimals: number): bigint {
-  const digits = currencyDigits(currency);
+  const digits = fiatDigits(currency);
   const numerator = BigInt(minor) * mockUsdRate(currency).micro * 10n ** BigInt(tokenDecimals);
   const denominator = 10n ** BigInt(digits) * MICRO;
   return (numerator + denominator - 1n) / denominator;

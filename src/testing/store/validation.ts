@@ -1,11 +1,11 @@
 /**
  * Input checks of the mock: CAIP identifiers, amounts, redirect URLs. Every rule comes from the SDK's
- * `validate/rules.ts`, so the mock refuses exactly what the SDK refuses before sending.
+ * `validate/rules.ts` and `validate/currencies.ts`, so the mock refuses exactly what the SDK refuses before sending.
  *
  * @module
  */
 
-import { currencyDigits } from "../../money.js";
+import { currencyProblem, fiatDigits } from "../../validate/currencies.js";
 import {
   caip10Problem,
   caip19Problem,
@@ -77,6 +77,9 @@ export function checkRequestedAmount(value: unknown): { currency: string; value:
   if (typeof unit !== "string" || !ISO4217_UNIT_RE.test(unit)) {
     return "unit must be iso4217/<CURRENCY_CODE> (three upper-case letters)";
   }
+  // The SDK's own rule: an active ISO 4217 currency (not BTC, XAU or XTS), whose minor units the mock then knows.
+  const currencyIssue = currencyProblem(unit.slice("iso4217/".length));
+  if (currencyIssue !== undefined) return `unit's currency ${currencyIssue}`;
   if (typeof v !== "string") return "value must be an integer in minor units as a decimal string";
   const problem = paymentAmountProblem(v);
   if (problem !== undefined) return `value ${problem}`;
@@ -85,7 +88,7 @@ export function checkRequestedAmount(value: unknown): { currency: string; value:
 
 /** Formats a minor-unit amount for display, e.g. `12.34 USD`. */
 export function formatAmount(value: string, currency: string): string {
-  const digits = currencyDigits(currency);
+  const digits = fiatDigits(currency);
   if (digits === 0) return `${value} ${currency}`;
   const padded = value.padStart(digits + 1, "0");
   const major = padded.slice(0, -digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");

@@ -77,7 +77,9 @@ async function rawServer(raw: Buffer): Promise<string> {
   return listening(server, sockets);
 }
 
-function client(baseUrl: string, options: ConstructorParameters<typeof MerchantPaymentsClient>[0] = {}) {
+type ClientOptions = ConstructorParameters<typeof MerchantPaymentsClient>[0];
+
+function client(baseUrl: string, options: ClientOptions = {}) {
   return new MerchantPaymentsClient({
     apiKey: KEY,
     baseUrl,
@@ -87,7 +89,17 @@ function client(baseUrl: string, options: ConstructorParameters<typeof MerchantP
   });
 }
 
-describe("content codings: at most 5", () => {
+/**
+ * The two builds' wires: the Node build's default (`node:http`), and the fetch build's default, which is the global
+ * `fetch` under the user-fetch reading (`wire/fetch-default.ts` is `createUserFetch(globalThis.fetch)`), reached here
+ * through the `fetch` option. Every reading edge must classify a failure alike on both.
+ */
+const WIRES: [string, ClientOptions][] = [
+  ["Node build", {}],
+  ["fetch build", { fetch: (input, init) => globalThis.fetch(input, init) }],
+];
+
+describe.each(WIRES)("content codings: at most 5 (%s)", (_wire, wire) => {
   const gzipped = (times: number) => {
     let body = Buffer.from(STATUS);
     for (let i = 0; i < times; i++) body = gzipSync(body);
@@ -106,17 +118,20 @@ describe("content codings: at most 5", () => {
 
   it("5 codings are decoded", async () => {
     const server = await codedServer(5);
-    await expect(client(server.url).payments.status("pay_5")).resolves.toMatchObject({
+    await expect(client(server.url, wire).payments.status("pay_5")).resolves.toMatchObject({
       status: "processing",
     });
   });
 
-  it("a 6th coding is a typed failure of the answer, not decoded, and not 'could not reach the service'", async () => {
-    const server = await codedServer(6);
-    const error = await failureOf(client(server.url).payments.status("pay_6"));
-    expect(error).toBeInstanceOf(ResponseValidationError);
-    expect(error).not.toBeInstanceOf(ConnectionError);
-  });
+  it.each([6, 7])(
+    "%i codings are a typed failure of the answer, not decoded, and not 'could not reach the service'",
+    async (times) => {
+      const server = await codedServer(times);
+      const error = await failureOf(client(server.url, wire).payments.status("pay_6"));
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).not.toBeInstanceOf(ConnectionError);
+    },
+  );
 });
 
 describe("one socket pool per origin for a client and its withOptions() children", () => {
@@ -200,14 +215,14 @@ describe("a user fetch answering with any body kind", () => {
   });
 });
 
-describe("a body cut off by the default wire once the status arrived", () => {
+describe.each(WIRES)("a body cut off once the status arrived (%s)", (_wire, wire) => {
   it("is not reported as 'could not reach the service'", async () => {
     const url = await rawServer(
       Buffer.from(
         `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n${STATUS}`,
       ),
     );
-    const error = await failureOf(client(url).payments.status("pay_cut"));
+    const error = await failureOf(client(url, wire).payments.status("pay_cut"));
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).not.toBeInstanceOf(ConnectionError);
   });
@@ -225,12 +240,12 @@ function reachable(value: unknown, seen = new Set<unknown>()): string[] {
   return out;
 }
 
-describe("no raw bytes of an answer in an error's cause", () => {
+describe.each(WIRES)("no raw bytes of an answer in an error's cause (%s)", (_wire, wire) => {
   it("a malformed answer echoing the Api-Key gives a ConnectionError whose causes hold no byte of it", async () => {
     const url = await rawServer(
       Buffer.from(`HTTP/1.1 200 OK\r\nX-Echo: ${KEY}\r\nBad\u0001Header: x\r\nContent-Length: 2\r\n\r\n{}`),
     );
-    const error = await failureOf(client(url).payments.status("pay_raw"));
+    const error = await failureOf(client(url, wire).payments.status("pay_raw"));
     expect(error).toBeInstanceOf(ConnectionError);
     const everything = reachable(error).join("\n");
     expect(everything).not.toContain(KEY);
