@@ -35,7 +35,7 @@ export interface FailedAttempt {
 export function wireFailureOf(
   failure: WireFailure,
   request: { method: string; path: string },
-  call: { timeoutMs: number; signal: AbortSignal | undefined; maxResponseBytes: number },
+  call: { url: string; timeoutMs: number; signal: AbortSignal | undefined; maxResponseBytes: number },
 ): FailedAttempt {
   const base = { serviceDidNotAct: false };
   switch (failure.kind) {
@@ -63,10 +63,52 @@ export function wireFailureOf(
         reason: "unreadable",
       };
     case "network": {
-      const error = new ConnectionError(request, { cause: failure.cause });
+      const message = connectionMessage(request, call.url, failure.cause);
+      const error = new ConnectionError(request, { cause: failure.cause }, message);
       return { ...base, error, retryable: true, reason: "connection" };
     }
   }
+}
+
+/** Error codes of a TLS handshake that met a server speaking plain HTTP (Node's, OpenSSL's, undici's). */
+const TLS_TO_PLAIN_HTTP = /^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)$/;
+/** Plain reasons for the network error codes a newcomer meets first. */
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: "connection refused: nothing listens there",
+  ENOTFOUND: "the host name does not resolve",
+  EAI_AGAIN: "the host name could not be resolved",
+  ECONNRESET: "the connection was reset",
+  ETIMEDOUT: "the connection timed out",
+  EHOSTUNREACH: "the host is unreachable",
+  ECONNABORTED: "the connection was aborted",
+};
+
+/** The codes along a cause chain (a fetch's `TypeError` holds the socket's error as its own cause). */
+function causeCodes(cause: unknown): string[] {
+  const codes: string[] = [];
+  for (let at = cause, depth = 0; at != null && depth < 4; depth++) {
+    const { code, cause: next } = Object(at) as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") codes.push(code);
+    at = next;
+  }
+  return codes;
+}
+
+/**
+ * "could not reach the service at host:port", with the scheme tried and what the socket said: the fix is then in the
+ * message (a wrong port, https against a plain-http mock). The URL's host and port only: never a query or the key.
+ */
+function connectionMessage(request: RequestContext, url: string, cause: unknown): string {
+  const target = new URL(url);
+  const tls = target.protocol === "https:";
+  const where = `${target.host} (${tls ? "https: TLS was tried" : "plain http"})`;
+  const codes = causeCodes(cause);
+  const head = `${request.method} ${request.path} failed: could not reach the service at ${where}`;
+  if (tls && codes.some((code) => TLS_TO_PLAIN_HTTP.test(code))) {
+    return `${head}: the server answered without TLS; if it serves plain http (a local mock), use baseUrl http://${target.host}`;
+  }
+  const code = codes[0];
+  return code === undefined ? head : `${head}: ${REASONS[code] ?? "network error"} (${code})`;
 }
 
 /**
