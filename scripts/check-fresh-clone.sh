@@ -188,54 +188,43 @@ else
   fail "npx tsx src/testing/cli.ts --port $mock_port" $((SECONDS - start_step)) "$log" "never listened"
 fi
 
-# Express: an order, its redirect to the portal; the buyer pays on the mock; SIGTERM.
-port="$(free_port)"
-name="PORT=$port npm run example:express; POST /orders; SIGTERM to npm"
-start_step=$SECONDS
-start "express" "env PORT=$port npm run example:express"
-if ! await_line "Shop on http://127.0.0.1:$port" 180; then
-  fail "$name" $((SECONDS - start_step)) "$log" "never served"
-else
-  location="$(curl -s -o /dev/null -w '%{redirect_url}' -X POST "http://127.0.0.1:$port/orders" \
-    -H 'content-type: application/json' -d '{"amount":"19.99","currency":"USD"}')"
-  payment_id="${location##*/portal/}"
-  stop_npm_with_sigterm 60
-  rc=$?
-  if [ -z "$location" ] || [ "$payment_id" = "$location" ]; then
-    fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
-  elif [ "$rc" != 0 ]; then
-    fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM"
-  else
-    say ok $((SECONDS - start_step)) "$name"
-    curl -fsS -X POST -H 'content-type: application/json' -d '{}' \
-      "$mock/__mock/payments/$payment_id/complete" >/dev/null || fail "complete $payment_id on the mock" 0 /dev/null
+# serve_and_order SCRIPT: `env PORT=… npm run SCRIPT` (a shop), an order and its redirect to the portal, then SIGTERM
+# to npm. Sets $location (the portal page of the order's payment).
+serve_and_order() {
+  local port name start_step=$SECONDS rc
+  port="$(free_port)"
+  name="PORT=$port npm run $1; POST /orders; SIGTERM to npm"
+  location=""
+  start "$1" "env PORT=$port npm run $1"
+  if ! await_line "Shop on http://127.0.0.1:$port" 180; then
+    fail "$name" $((SECONDS - start_step)) "$log" "never served"
+    return 1
   fi
-fi
-
-# The worker settles the Express shop's order (same .data/express-shop, the shop stopped), then exits.
-step "npm run example:worker" 180 "npm run example:worker | tee /dev/stderr | grep -q ': fulfilled'"
-step "npm run example:setup-merchant" 120 "npm run example:setup-merchant | tee /dev/stderr | grep -q '\"merchantId\": \"mrch_'"
-
-# Hono on @hono/node-server: an order redirects to the portal; SIGTERM to npm.
-port="$(free_port)"
-name="PORT=$port npm run example:hono; POST /orders; SIGTERM to npm"
-start_step=$SECONDS
-start "hono" "env PORT=$port npm run example:hono"
-if ! await_line "Shop on http://127.0.0.1:$port" 180; then
-  fail "$name" $((SECONDS - start_step)) "$log" "never served"
-else
   location="$(curl -s -o /dev/null -w '%{redirect_url}' -X POST "http://127.0.0.1:$port/orders" \
     -H 'content-type: application/json' -d '{"amount":"19.99","currency":"USD"}')"
   stop_npm_with_sigterm 60
   rc=$?
-  if [ "${location##*/portal/}" = "$location" ]; then
+  if [ -z "$location" ] || [ "${location##*/portal/}" = "$location" ]; then
     fail "$name" $((SECONDS - start_step)) "$log" "POST /orders did not redirect to the portal"
   elif [ "$rc" != 0 ]; then
     fail "$name" $((SECONDS - start_step)) "$log" "did not stop cleanly on SIGTERM to npm"
   else
     say ok $((SECONDS - start_step)) "$name"
   fi
+}
+
+# Express: the buyer of its order pays on the mock, for the worker below.
+if serve_and_order example:express; then
+  curl -fsS -X POST -H 'content-type: application/json' -d '{}' \
+    "$mock/__mock/payments/${location##*/portal/}/complete" >/dev/null || fail "complete the order's payment on the mock" 0 /dev/null
 fi
+
+# The worker settles the Express shop's order (same .data/express-shop, the shop stopped), then exits.
+step "npm run example:worker" 180 "npm run example:worker | tee /dev/stderr | grep -q ': fulfilled'"
+step "npm run example:setup-merchant" 120 "npm run example:setup-merchant | tee /dev/stderr | grep -q '\"merchantId\": \"mrch_'"
+
+# Hono on @hono/node-server.
+serve_and_order example:hono
 step "npm run example:nextjs" 300 "npm run example:nextjs"
 pid=$mock_pid log=$mock_log
 start_step=$SECONDS

@@ -6,11 +6,11 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type MockServer, startMockServer } from "../../src/testing/index.js";
+import { freePort } from "../helpers/ports.js";
 import { codeBlocks, ROOT } from "./doc-blocks.js";
 
 const DIR = join(ROOT, ".tmp", "readme-quickstart");
@@ -41,15 +41,6 @@ function readmeBlock(marker: string, name: string, pick = 0): string {
   const file = join(DIR, name);
   writeFileSync(file, block.code);
   return file;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 describe("the hello world", () => {

@@ -6,7 +6,6 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,20 +13,12 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { startHonoShop } from "../../examples/hono/server.js";
 import { startMockServer } from "../../src/testing/index.js";
+import { freePort } from "../helpers/ports.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 const work = mkdtempSync(join(tmpdir(), "examples-run-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 describe("examples/run.ts setup-merchant (npm run example:setup-merchant)", () => {
   it("sets a merchant up against a mock of its own, and keeps its state file under .data/", async () => {
