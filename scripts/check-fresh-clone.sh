@@ -250,16 +250,16 @@ step "npm install <the packed tarball> tsx (in a new app); import it; npx mercha
   const block = /<!-- docs: run -->\n```ts\n([\s\S]*?)```/.exec(text.slice(at));
   if (!block) process.exit(1);
   process.stdout.write(block[1]);
-') >"$work/app/hello.ts" || fail "the README's hello world block" 0 /dev/null
+') >"$work/app/hello.mts" || fail "the README's hello world block" 0 /dev/null
 app_mock_port="$(free_port)"
 start_step=$SECONDS
 start "app mock" "npx merchant-payments-mock --port $app_mock_port" "$work/app"
 if await_line "merchant id:" 60; then
-  step "README hello world: npx tsx hello.ts against npx merchant-payments-mock" 120 \
+  step "README hello world: npx tsx hello.mts against npx merchant-payments-mock" 120 \
     "cd '$work/app' && MERCHANT_PAYMENTS_BASE_URL=http://127.0.0.1:$app_mock_port \
      MERCHANT_PAYMENTS_API_KEY=$(sed -n 's/^ *test key: *//p' "$log") \
      MERCHANT_PAYMENTS_MERCHANT_ID=$(sed -n 's/^ *merchant id: *\([^ ]*\).*/\1/p' "$log") \
-     npx tsx hello.ts | tee /dev/stderr | grep -q 'succeeded → ship the order'"
+     npx tsx hello.mts | tee /dev/stderr | grep -q 'succeeded → ship the order'"
   stop_with_sigterm 30 || fail "npx merchant-payments-mock stops on SIGTERM" 0 "$log"
 else
   fail "npx merchant-payments-mock --port $app_mock_port (in the new app)" $((SECONDS - start_step)) "$log" "never listened"

@@ -45,7 +45,7 @@ function readmeBlock(marker: string, name: string, pick = 0): string {
 
 describe("the hello world", () => {
   it("reaches a paid checkout in the mock and says to ship", async () => {
-    const file = readmeBlock("run", "hello.ts");
+    const file = readmeBlock("run", "hello.mts");
     const { stdout } = await promisify(execFile)(TSX, [file], { cwd: ROOT, env: env(), timeout: 60_000 });
     expect(stdout).toMatch(/checkout pay_\w+: http:\/\/127\.0\.0\.1:\d+\/portal\/pay_\w+/);
     expect(stdout).toContain("succeeded → ship the order");
@@ -62,7 +62,7 @@ describe("the quickstart shop", () => {
   });
 
   it("creates the checkout, verifies the return and ships once", async () => {
-    const file = readmeBlock("shop", "shop.ts");
+    const file = readmeBlock("shop", "shop.mts");
     const port = await freePort();
     shop = spawn(TSX, [file], { cwd: ROOT, env: env({ PORT: String(port) }) });
     shop.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
