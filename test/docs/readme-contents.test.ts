@@ -99,6 +99,20 @@ describe("README contents", () => {
     }
   });
 
+  it("no sentence is glued to a table: a table ends with an empty line, and a row ends with its last cell", () => {
+    const glued: string[] = [];
+    for (const file of [...documentationFiles(), "CONTRIBUTING.md", "examples/README.md"]) {
+      const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+      lines.forEach((line, at) => {
+        if (!line.startsWith("|")) return;
+        const next = lines[at + 1] ?? "";
+        if (!line.trimEnd().endsWith("|") || (next !== "" && !next.startsWith("|")))
+          glued.push(`${file}:${at + 1}`);
+      });
+    }
+    expect(glued).toEqual([]);
+  });
+
   it("every relative link of the README, CONTRIBUTING, examples/ and docs/ leads to a file", () => {
     const files = [...documentationFiles(), "CONTRIBUTING.md", "examples/README.md"];
     const broken: string[] = [];
