@@ -72,17 +72,6 @@ export function wireFailureOf(
 
 /** Error codes of a TLS handshake that met a server speaking plain HTTP (Node's, OpenSSL's, undici's). */
 const TLS_TO_PLAIN_HTTP = /^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)$/;
-/** Plain reasons for the network error codes a newcomer meets first. */
-const REASONS: Record<string, string> = {
-  ECONNREFUSED: "connection refused: nothing listens there",
-  ENOTFOUND: "the host name does not resolve",
-  EAI_AGAIN: "the host name could not be resolved",
-  ECONNRESET: "the connection was reset",
-  ETIMEDOUT: "the connection timed out",
-  EHOSTUNREACH: "the host is unreachable",
-  ECONNABORTED: "the connection was aborted",
-};
-
 /** The codes along a cause chain (a fetch's `TypeError` holds the socket's error as its own cause). */
 function causeCodes(cause: unknown): string[] {
   const codes: string[] = [];
@@ -99,16 +88,14 @@ function causeCodes(cause: unknown): string[] {
  * message (a wrong port, https against a plain-http mock). The URL's host and port only: never a query or the key.
  */
 function connectionMessage(request: RequestContext, url: string, cause: unknown): string {
-  const target = new URL(url);
-  const tls = target.protocol === "https:";
-  const where = `${target.host} (${tls ? "https: TLS was tried" : "plain http"})`;
+  const { protocol, host } = new URL(url);
   const codes = causeCodes(cause);
-  const head = `${request.method} ${request.path} failed: could not reach the service at ${where}`;
+  const tls = protocol === "https:";
+  const head = `${request.method} ${request.path} failed: could not reach the service at ${host} (${tls ? "https: TLS was tried" : "plain http"})`;
   if (tls && codes.some((code) => TLS_TO_PLAIN_HTTP.test(code))) {
-    return `${head}: the server answered without TLS; if it serves plain http (a local mock), use baseUrl http://${target.host}`;
+    return `${head}: the server answered without TLS; if it serves plain http (a local mock), use baseUrl http://${host}`;
   }
-  const code = codes[0];
-  return code === undefined ? head : `${head}: ${REASONS[code] ?? "network error"} (${code})`;
+  return codes[0] === undefined ? head : `${head}: ${codes[0]}`;
 }
 
 /**
