@@ -254,12 +254,11 @@ step "npm install <the packed tarball> tsx (in a new app); import it; npx mercha
 app_mock_port="$(free_port)"
 start_step=$SECONDS
 start "app mock" "npx merchant-payments-mock --port $app_mock_port" "$work/app"
-if await_line "merchant id:" 60; then
-  step "README hello world: npx tsx hello.mts against npx merchant-payments-mock" 120 \
-    "cd '$work/app' && MERCHANT_PAYMENTS_BASE_URL=http://127.0.0.1:$app_mock_port \
-     MERCHANT_PAYMENTS_API_KEY=$(sed -n 's/^ *test key: *//p' "$log") \
-     MERCHANT_PAYMENTS_MERCHANT_ID=$(sed -n 's/^ *merchant id: *\([^ ]*\).*/\1/p' "$log") \
-     npx tsx hello.mts | tee /dev/stderr | grep -q 'succeeded → ship the order'"
+if await_line "Press Ctrl\\+C" 60; then
+  # The README: paste the `export` line the mock printed, then run the file.
+  step "README hello world: the mock's export line, npx tsx hello.mts against npx merchant-payments-mock" 120 \
+    "cd '$work/app' && $(sed -n 's/^ *\(export MERCHANT_PAYMENTS_BASE_URL=.*\)$/\1/p' "$log") \
+     && npx tsx hello.mts | tee /dev/stderr | grep -q 'succeeded → ship the order'"
   stop_with_sigterm 30 || fail "npx merchant-payments-mock stops on SIGTERM" 0 "$log"
 else
   fail "npx merchant-payments-mock --port $app_mock_port (in the new app)" $((SECONDS - start_step)) "$log" "never listened"
