@@ -81,12 +81,9 @@ await_line() {
   return 1
 }
 
-# stop_with_sigterm LIMIT: SIGTERM to the server's process group (what Ctrl+C, a terminal closing, or a supervisor
-# stopping a service does: npm, tsx and node each get it), then waits, bounded, until every process of the group
-# has ended. Returns 0 when the first process ended by the signal or with status 0, 124 when the group did not end
-# in time.
-stop_with_sigterm() {
-  kill -TERM -- "-$pid" 2>/dev/null
+# await_group_end LIMIT: waits, bounded, until every process of the server's group has ended; after LIMIT seconds
+# kills what is left and returns 124.
+await_group_end() {
   local deadline=$((SECONDS + $1))
   while kill -0 -- "-$pid" 2>/dev/null; do
     if [ $SECONDS -ge $deadline ]; then
@@ -95,23 +92,24 @@ stop_with_sigterm() {
     fi
     sleep 0.2
   done
+}
+
+# stop_with_sigterm LIMIT: SIGTERM to the server's process group (what Ctrl+C, a terminal closing, or a supervisor
+# stopping a service does: npm, tsx and node each get it), then waits until every process of the group has ended.
+# Returns 0 when the first process ended by the signal or with status 0, 124 when the group did not end in time.
+stop_with_sigterm() {
+  kill -TERM -- "-$pid" 2>/dev/null
+  await_group_end "$1" || return 124
   wait "$pid"
   local rc=$?
   [ "$rc" = 0 ] || [ "$rc" = 143 ]
 }
 
 # stop_npm_with_sigterm LIMIT: SIGTERM to npm alone (`kill -TERM <npm pid>`, as a supervisor that knows one pid
-# does), then waits, bounded, until every process of its group has ended: npm must pass it on down the chain.
+# does), then waits until every process of its group has ended: npm and the launcher must pass it down the chain.
 stop_npm_with_sigterm() {
   kill -TERM "$pid" 2>/dev/null
-  local deadline=$((SECONDS + $1))
-  while kill -0 -- "-$pid" 2>/dev/null; do
-    if [ $SECONDS -ge $deadline ]; then
-      kill -KILL -- "-$pid" 2>/dev/null
-      return 124
-    fi
-    sleep 0.2
-  done
+  await_group_end "$1" || return 124
   wait "$pid" 2>/dev/null
   return 0
 }
