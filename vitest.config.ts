@@ -3,6 +3,20 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
+/**
+ * On a Node older than the project supports, vitest starts and then fails every file at once (1,275 "×" lines, then
+ * `Map.groupBy is not a function` on Node 20). Stop here instead, before any worker starts, and name the fix.
+ */
+const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  process.stderr.write(
+    `merchant-payments: the tests need Node 22.12 or later, and this is Node ${process.version}.\n` +
+      "  Run them through npm, which brings Node 24 once into .tmp/node-24:  npm run test:unit\n" +
+      '  or put that Node first on PATH:  export PATH="$(node scripts/supported-node.mjs --bin-dir):$PATH"\n',
+  );
+  process.exit(1);
+}
+
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**

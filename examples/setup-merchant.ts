@@ -9,13 +9,14 @@
  * - Each settlement is registered; when the service answers `settlement_asset_conflict` (the asset is already
  *   registered for the merchant) its destination is updated with `updateCrypto` if it differs.
  *
- * Run it (test mode first; test data does not carry over to live mode, so run it again with a live key):
+ * Run it against the mock with `npm run example:setup-merchant` from the repository root. Against a service (test mode
+ * first; test data does not carry over to live mode, so run it again with a live key):
  *
  * ```sh
  * MERCHANT_PAYMENTS_API_KEY=… MERCHANT_PAYMENTS_BASE_URL=… \
  * MERCHANT_NAME="Acme Store" MERCHANT_EMAIL=billing@acme.example \
  * SETTLEMENTS='[{"asset":"eip155:84532/erc20:0x036CbD53842c5426634e7929541eC2318f3dCF7e","destination":"eip155:84532:0x52908400098527886E0F7030069857D2E4169EE7"}]' \
- * STATE_FILE=.merchant-setup.json npx tsx examples/setup-merchant.ts
+ * npm run example:setup-merchant        # the state file: STATE_FILE, default .data/merchant-setup.json
  * ```
  *
  * @module
@@ -183,7 +184,8 @@ export async function main(): Promise<void> {
     name,
     email,
     settlements: JSON.parse(process.env.SETTLEMENTS ?? "[]") as CryptoSettlementInput[],
-    stateFile: process.env.STATE_FILE ?? ".merchant-setup.json",
+    // In the examples' data folder, which git ignores: the state file holds an idempotency key, not a thing to commit.
+    stateFile: process.env.STATE_FILE ?? ".data/merchant-setup.json",
   });
   console.log(JSON.stringify({ mode: client.mode, ...result }, null, 2));
 }

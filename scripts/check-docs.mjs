@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The API reference check for CI: runs TypeDoc with typedoc.json (entry points `merchant-payments` and
 // `merchant-payments/testing`), and fails when a public symbol has no doc comment, a link is broken, or a public type
-// refers to something not exported.
+// refers to something not exported. It then renders the reference and checks the README's and docs/*.md's links into
+// it (`docs/api/…html#anchor`: the page and the anchor exist), and that each method they name in prose is such a link
+// (`reference-links.mjs`).
 //
 // TypeDoc reports a missing comment once per place the symbol shows up (an undocumented `APIError.status` is also
 // `AuthenticationError.status`, `NotFoundError.status`, …). This script lists each undocumented declaration once,
@@ -11,7 +13,11 @@
 //   node scripts/check-docs.mjs --emit   # check, then write docs/api when clean (same as `npm run docs`)
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Application, Logger, LogLevel, TSConfigReader, TypeDocReader } from "typedoc";
+import { referenceLinkProblems } from "./reference-links.mjs";
 
 /** Keeps TypeDoc's warnings and errors instead of printing them. */
 class CollectingLogger extends Logger {
@@ -103,7 +109,17 @@ if (sorted.length > 0 || others.length > 0 || logger.errorCount > 0) {
   );
   process.exit(1);
 }
-if (emit) await app.generateOutputs(project);
+// The reference's pages and anchors, as the README and docs/ link to them.
+const rendered = emit ? app.options.getValue("out") : await mkdtemp(join(tmpdir(), "merchant-payments-api-"));
+await app.generateDocs(project, rendered);
+const linkProblems = referenceLinkProblems(rendered);
+if (!emit) await rm(rendered, { recursive: true, force: true });
+if (linkProblems.length > 0) {
+  console.error(`Links into the API reference (docs/api/) (${linkProblems.length}):`);
+  for (const problem of linkProblems) console.error(`  ${problem}`);
+  console.error("\ncheck-docs: failed (link each method a page names to its anchor in docs/api/)");
+  process.exit(1);
+}
 console.log(
   `check-docs: every public symbol is documented${emit ? `; written to ${app.options.getValue("out")}` : ""}`,
 );

@@ -9,7 +9,7 @@
 //
 //   node scripts/supported-node.mjs <command> [args...]   runs the command
 //   node scripts/supported-node.mjs --bin-dir             prints the folder to put first on PATH (for shell scripts)
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,22 +24,47 @@ function isSupported(version) {
   return major > MINIMUM[0] || (major === MINIMUM[0] && minor >= MINIMUM[1]);
 }
 
+/** Runs npm to install the brought Node, with a line every 3 seconds while it downloads; resolves with its status. */
+function installNode(prefix) {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const args = ["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", "--prefix", prefix];
+  const started = Date.now();
+  const ticker = setInterval(
+    () =>
+      console.error(
+        `merchant-payments:   … downloading Node ${BROUGHT_MAJOR} (${Math.round((Date.now() - started) / 1000)} s)`,
+      ),
+    3000,
+  );
+  return new Promise((done) => {
+    const child = spawn(npm, [...args, `node@${BROUGHT_MAJOR}`], {
+      stdio: ["ignore", "ignore", "inherit"],
+      shell: process.platform === "win32",
+    });
+    child.on("error", () => done(1));
+    child.on("exit", (code) => {
+      clearInterval(ticker);
+      if (code === 0)
+        console.error(
+          `merchant-payments:   Node ${BROUGHT_MAJOR} ready in ${Math.round((Date.now() - started) / 1000)} s`,
+        );
+      done(code ?? 1);
+    });
+  });
+}
+
 /** The folder of a supported `node`: this one's, or the brought one's (installed on first use). */
-function supportedBinDir() {
+async function supportedBinDir() {
   if (isSupported(process.version)) return dirname(process.execPath);
   const prefix = join(root, ".tmp", `node-${BROUGHT_MAJOR}`);
   const binDir = join(prefix, "node_modules", ".bin");
   if (!existsSync(join(binDir, "node"))) {
     console.error(
       `merchant-payments: this machine's Node is ${process.version}; the project needs ${MINIMUM.join(".")} or later. ` +
-        `Installing Node ${BROUGHT_MAJOR} from the npm registry's "node" package into .tmp/node-${BROUGHT_MAJOR} (once).`,
+        `Installing Node ${BROUGHT_MAJOR} from the npm registry's "node" package into .tmp/node-${BROUGHT_MAJOR} (once: a download of about 30 MB).`,
     );
-    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const args = ["install", "--no-save", "--no-audit", "--no-fund", "--silent", "--prefix", prefix];
-    const installed = spawnSync(npm, [...args, `node@${BROUGHT_MAJOR}`], {
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    if (installed.status !== 0 || !existsSync(join(binDir, "node"))) {
+    const status = await installNode(prefix);
+    if (status !== 0 || !existsSync(join(binDir, "node"))) {
       console.error(
         `merchant-payments: could not install node@${BROUGHT_MAJOR}; install Node 22.12 or later.`,
       );
@@ -54,7 +79,7 @@ if (command === undefined) {
   console.error("usage: node scripts/supported-node.mjs <command> [args...] | --bin-dir");
   process.exit(2);
 }
-const binDir = supportedBinDir();
+const binDir = await supportedBinDir();
 if (command === "--bin-dir") {
   console.log(binDir);
   process.exit(0);

@@ -12,3 +12,5 @@ version="$(node -p "require('./$prefix/node_modules/msw/package.json').version")
 case "$version" in 2.*) ;; *) echo "expected msw 2 in $prefix, found $version"; exit 1 ;; esac
 echo "== the unit suite on msw $version"
 MSW_PACKAGE_DIR="$prefix/node_modules/msw" npx vitest run --project unit --reporter=dot
+echo "== the documentation's code blocks on msw $version"
+MSW_PACKAGE_DIR="$prefix/node_modules/msw" npx vitest run --project slow test/docs/code-blocks.test.ts --reporter=dot

@@ -101,8 +101,13 @@ export class InputValidationError extends MerchantPaymentsError {
 
   constructor(issues: readonly InputIssue[]) {
     const first = issues[0] ?? { field: "input", message: "input is invalid" };
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems)` : "";
-    super(`${first.message}${more}`);
+    // The first "did you mean" is the likeliest fix (a misspelt field is also a missing one): it goes in the message.
+    const hint = first.message.includes("did you mean")
+      ? undefined
+      : issues.find((issue) => issue.message.includes("did you mean"));
+    const rest = issues.length - 1 - (hint ? 1 : 0);
+    const more = rest > 0 ? ` (and ${rest} more problem${rest === 1 ? "" : "s"})` : "";
+    super(`${first.message}${hint ? `; ${hint.message}` : ""}${more}`);
     this.field = first.field;
     this.issues = issues;
   }

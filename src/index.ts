@@ -1,7 +1,7 @@
 /**
  * merchant-payments: the typed client of the Merchant Payments Service.
  *
- * @packageDocumentation
+ * @module merchant-payments
  */
 export { MerchantPaymentsClient } from "./client.js";
 export { APIPromise, type ResponseInfo, type WithRequestId } from "./core/api-promise.js";

@@ -12,7 +12,7 @@ export interface ResponseInfo {
   status: number;
   /** The response's headers, a copy without credential or cookie headers, the API key redacted from every value. */
   headers: Headers;
-  /** The request id the service sent in a response header (see README, "Response metadata"), if any. */
+  /** The request id the service sent in a response header (see docs/guide.md, "Response metadata"), if any. */
   requestId: string | undefined;
   /** True when the service answered `Idempotent-Replayed: true`: it replayed an earlier response for the same key. */
   idempotentReplayed: boolean;

@@ -35,7 +35,7 @@ export interface FailedAttempt {
 export function wireFailureOf(
   failure: WireFailure,
   request: { method: string; path: string },
-  call: { timeoutMs: number; signal: AbortSignal | undefined; maxResponseBytes: number },
+  call: { url: string; timeoutMs: number; signal: AbortSignal | undefined; maxResponseBytes: number },
 ): FailedAttempt {
   const base = { serviceDidNotAct: false };
   switch (failure.kind) {
@@ -63,10 +63,39 @@ export function wireFailureOf(
         reason: "unreadable",
       };
     case "network": {
-      const error = new ConnectionError(request, { cause: failure.cause });
+      const message = connectionMessage(request, call.url, failure.cause);
+      const error = new ConnectionError(request, { cause: failure.cause }, message);
       return { ...base, error, retryable: true, reason: "connection" };
     }
   }
+}
+
+/** Error codes of a TLS handshake that met a server speaking plain HTTP (Node's, OpenSSL's, undici's). */
+const TLS_TO_PLAIN_HTTP = /^(EPROTO|ERR_SSL_WRONG_VERSION_NUMBER|ERR_SSL_PACKET_LENGTH_TOO_LONG)$/;
+/** The codes along a cause chain (a fetch's `TypeError` holds the socket's error as its own cause). */
+function causeCodes(cause: unknown): string[] {
+  const codes: string[] = [];
+  for (let at = cause, depth = 0; at != null && depth < 4; depth++) {
+    const { code, cause: next } = Object(at) as { code?: unknown; cause?: unknown };
+    if (typeof code === "string") codes.push(code);
+    at = next;
+  }
+  return codes;
+}
+
+/**
+ * "could not reach the service at host:port", with the scheme tried and what the socket said: the fix is then in the
+ * message (a wrong port, https against a plain-http mock). The URL's host and port only: never a query or the key.
+ */
+function connectionMessage(request: RequestContext, url: string, cause: unknown): string {
+  const { protocol, host } = new URL(url);
+  const codes = causeCodes(cause);
+  const tls = protocol === "https:";
+  const head = `${request.method} ${request.path} failed: could not reach the service at ${host} (${tls ? "https: TLS was tried" : "plain http"})`;
+  if (tls && codes.some((code) => TLS_TO_PLAIN_HTTP.test(code))) {
+    return `${head}: the server answered without TLS; if it serves plain http (a local mock), use baseUrl http://${host}`;
+  }
+  return codes[0] === undefined ? head : `${head}: ${codes[0]}`;
 }
 
 /**

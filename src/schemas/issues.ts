@@ -7,7 +7,7 @@
  * @module
  */
 import type * as z from "zod/mini";
-import { describeType } from "../validate/issues.js";
+import { describeType, nearestName } from "../validate/issues.js";
 
 type RawIssue = z.core.$ZodRawIssue;
 type Issue = z.core.$ZodIssue;
@@ -58,7 +58,12 @@ export function flatten(issues: readonly GroupedIssue[], prefix: PathKey[] = [])
   for (const issue of issues) {
     const path = [...prefix, ...issue.path];
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) out.push({ path: [...path, key], message: "is not a known field" });
+      const missing = missingFieldsBeside(issues, issue.path);
+      for (const key of issue.keys) {
+        const nearest = nearestName(key, missing);
+        const message = `is not a known field${nearest === undefined ? "" : `: did you mean ${nearest}?`}`;
+        out.push({ path: [...path, key], message });
+      }
       continue;
     }
     const flat: FlatIssue = { path, message: messageOf(issue) };
@@ -67,6 +72,15 @@ export function flatten(issues: readonly GroupedIssue[], prefix: PathKey[] = [])
     out.push(flat);
   }
   return out;
+}
+
+/** The required fields missing from the object at `path`: what a misspelt field there most likely meant. */
+function missingFieldsBeside(issues: readonly GroupedIssue[], path: readonly PathKey[]): string[] {
+  const at = dotted(path);
+  return issues
+    .filter((issue) => issue.code === "invalid_type" && issue.path.length === path.length + 1)
+    .filter((issue) => dotted(issue.path.slice(0, -1)) === at)
+    .map((issue) => String(issue.path.at(-1)));
 }
 
 /** The issue's message, or a wording derived from its code when it carries only zod's generic one. */

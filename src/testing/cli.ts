@@ -166,6 +166,9 @@ function banner(server: MockServer, publicUrl: string | undefined): string {
     `  version header:  ${s.versionHeader}`,
     `  control prefix:  ${server.url}${s.controlPrefix}`,
     `  portal:          ${server.url}/portal/<paymentId>`,
+    // The three variables the SDK reads, ready to paste: the README's hello world needs nothing else.
+    "For your app's shell (test mode):",
+    `  export MERCHANT_PAYMENTS_BASE_URL=${server.url} MERCHANT_PAYMENTS_API_KEY=${s.keys.test} MERCHANT_PAYMENTS_MERCHANT_ID=${s.merchantId}`,
     "Press Ctrl+C to stop.",
   ];
   return `${lines.join("\n")}\n`;

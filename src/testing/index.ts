@@ -33,7 +33,7 @@
  * - Served over HTTP, links point to `publicUrl`, else to the origin the request's (allowed) `Host` names.
  *   The CLI and its seed file are described in docs/mock.md.
  *
- * @module
+ * @module merchant-payments/testing
  */
 
 import { createMockServiceCore, type MockService, type MockServiceOptions } from "./service.js";

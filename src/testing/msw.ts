@@ -7,7 +7,7 @@
  * This is the only module of the package that imports msw (an optional peer dependency); everything
  * else of `merchant-payments/testing` is re-exported here, so one import is enough.
  *
- * @module
+ * @module merchant-payments/testing/msw
  */
 
 import { HttpResponse, http, type RequestHandler } from "msw";

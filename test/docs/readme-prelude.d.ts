@@ -1,36 +1,17 @@
 /**
- * What a README block may take from the merchant's backend around it. Only names a backend really has: a client, the
- * order being paid, a database of orders, the incoming request. Nothing here stands in for the SDK.
+ * What a documentation block may take from the merchant's backend around it: a configured client, a payment's id, a
+ * shutdown signal and a logger. Nothing here stands in for the SDK, and nothing stands in for a database or a request:
+ * a block that needs one declares it (the README's quickstart is a whole server).
  */
 import type { MerchantPaymentsClient } from "merchant-payments";
 
 declare global {
-  /** A shop's order, as the README's examples store it. */
-  interface ShopOrder {
-    id: string;
-    /** Minor units, e.g. "1999". */
-    totalMinor: string;
-    /** The idempotency key of the order's checkout, stored with the order before the checkout is created. */
-    checkoutKey: string;
-    paymentId?: string | undefined;
-  }
   /** The merchant's configured client. */
   const client: MerchantPaymentsClient;
-  const order: ShopOrder;
+  /** The id of a payment the backend stored. */
   const paymentId: string;
+  /** The backend's shutdown signal. */
   const signal: AbortSignal;
-  /** The incoming HTTP request of the return page. */
-  const req: { originalUrl: string };
-  /** The merchant's own database. */
-  const db: {
-    orders: {
-      create(fields: { totalMinor: string; checkoutKey: string }): Promise<ShopOrder>;
-      get(id: string): Promise<ShopOrder>;
-      update(id: string, fields: Partial<ShopOrder>): Promise<void>;
-      /** Marks the order fulfilled in one conditional update; true only for the call that changed it. */
-      markFulfilled(id: string): Promise<boolean>;
-    };
-  };
-  function ship(order: ShopOrder): Promise<void>;
+  /** The backend's logger. */
   function log(...values: unknown[]): void;
 }

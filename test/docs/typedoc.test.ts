@@ -43,12 +43,12 @@ afterAll(async () => {
 function schemaInterfaces(): DeclarationReflection[] {
   return project
     .getReflectionsByKind(ReflectionKind.Interface)
-    .filter((r): r is DeclarationReflection => r.parent?.name === "index")
+    .filter((r): r is DeclarationReflection => r.parent?.name === "merchant-payments")
     .filter((r) => r.sources?.some((s) => s.fileName.startsWith("src/schemas/")) ?? false);
 }
 
 function declaration(name: string): DeclarationReflection {
-  const found = project.getChildByName(["index", name]);
+  const found = project.getChildByName(["merchant-payments", name]);
   if (!found?.isDeclaration()) throw new Error(`no exported declaration ${name}`);
   return found;
 }
@@ -70,7 +70,7 @@ function references(type: SomeType | undefined): ReferenceType[] {
 
 /** The rendered page of an exported declaration, as text (tags removed, a few entities decoded). */
 async function pageText(folder: "interfaces" | "types", name: string): Promise<string> {
-  return htmlText(await readFile(join(out, folder, `index.${name}.html`), "utf8"));
+  return htmlText(await readFile(join(out, folder, `merchant-payments.${name}.html`), "utf8"));
 }
 
 function htmlText(html: string): string {
@@ -86,7 +86,7 @@ function htmlText(html: string): string {
 
 /** The signature boxes of a page (`successUrl: string`), one string each. */
 async function signatures(name: string): Promise<string[]> {
-  const html = await readFile(join(out, "interfaces", `index.${name}.html`), "utf8");
+  const html = await readFile(join(out, "interfaces", `merchant-payments.${name}.html`), "utf8");
   return [...html.matchAll(/<div class="tsd-signature">(.*?)<\/div>/gs)].map((m) => htmlText(m[1] ?? ""));
 }
 
@@ -181,8 +181,11 @@ describe("API reference: inputs and results", () => {
 
     const [amount] = (await signatures("CheckoutWithRedirectsInput")).filter((s) => s.startsWith("amount"));
     expect(amount).toBe("amount: Iso4217AmountInput");
-    const html = await readFile(join(out, "interfaces", "index.CheckoutWithRedirectsInput.html"), "utf8");
-    expect(html).toContain('href="index.Iso4217AmountInput.html"');
+    const html = await readFile(
+      join(out, "interfaces", "merchant-payments.CheckoutWithRedirectsInput.html"),
+      "utf8",
+    );
+    expect(html).toContain('href="merchant-payments.Iso4217AmountInput.html"');
   });
 
   it("shows a status field by the name of its open enum (PaymentStatus, MerchantStatus)", () => {
@@ -210,5 +213,16 @@ describe("API reference: inputs and results", () => {
     expect(first).toMatch(/amount: Iso4217AmountInput/);
     expect(second).toMatch(/redirects: false\s+Explicit opt-out of redirects/);
     expect(second).toMatch(/successUrl\?: undefined\s+Must be left out when redirects is false/);
+  });
+});
+
+describe("API reference: modules", () => {
+  it("names each module for what it holds (the import path), never 'index'", () => {
+    const names = project.getReflectionsByKind(ReflectionKind.Module).map((module) => module.name);
+    expect(names.sort()).toEqual([
+      "merchant-payments",
+      "merchant-payments/testing",
+      "merchant-payments/testing/msw",
+    ]);
   });
 });

@@ -11,8 +11,9 @@ const TSX = "node_modules/.bin/tsx";
 /** The demo's own temporary folder for each test: what is left in it afterwards is what the demo leaked. */
 let tmp: string;
 const env = () => ({ ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp });
-/** What the demo left in the temporary folder (tsx's own compile cache, `tsx-*`, is tsx's, not the demo's). */
-const leftovers = () => readdirSync(tmp).filter((name) => !name.startsWith("tsx-"));
+/** What the demo left in the temporary folder (the compile caches of tsx, `tsx-*`, and of Node are the tools'). */
+const leftovers = () =>
+  readdirSync(tmp).filter((name) => !name.startsWith("tsx-") && name !== "node-compile-cache");
 
 beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), "demo-test-"));
@@ -69,4 +70,47 @@ describe("npm run demo", () => {
       child.kill("SIGKILL");
     }
   }, 120_000);
+
+  it("npm run demo -- --serve: SIGTERM to npm alone stops every process of the chain, frees both ports, removes the database", async () => {
+    // npm → sh -c → scripts/example.mjs → tsx → node: npm passes the signal to the shell only, which dies of it.
+    const npm = spawn("npm", ["run", "demo", "--", "--serve", "--shop-port", "0", "--mock-port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: env(),
+      detached: true, // its own process group: the test can end every process it left, by the group's id
+    });
+    const exited = new Promise<void>((resolve) => npm.once("exit", () => resolve()));
+    try {
+      let out = "";
+      npm.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      for (let tries = 0; !/Open http:\/\/127\.0\.0\.1:\d+/.test(out); tries++) {
+        if (tries > 1_000 || npm.exitCode !== null) throw new Error(`the demo did not serve:\n${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const shopUrl = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? "";
+      const mockUrl = /mock service listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? "";
+      expect((await fetch(shopUrl)).status).toBe(200);
+      process.kill(npm.pid!, "SIGTERM");
+      await exited;
+      // The demo behind npm closes its servers and removes its database, then every process of the chain exits.
+      let groupAlive = true;
+      for (let tries = 0; groupAlive && tries < 300; tries++) {
+        try {
+          process.kill(-npm.pid!, 0);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        } catch {
+          groupAlive = false;
+        }
+      }
+      expect(groupAlive).toBe(false);
+      await expect(fetch(shopUrl)).rejects.toThrow();
+      await expect(fetch(mockUrl)).rejects.toThrow();
+      expect(leftovers()).toEqual([]);
+    } finally {
+      try {
+        process.kill(-npm.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }, 180_000);
 });

@@ -100,6 +100,9 @@ describe("merchant-payments-mock CLI", () => {
     expect(merchantId).toBe("mrch_cli");
     expect(out).toMatch(/live key:\s+mock_/);
     expect(out).toContain("/__mock");
+    expect(out).toContain(
+      `export MERCHANT_PAYMENTS_BASE_URL=${url} MERCHANT_PAYMENTS_API_KEY=mock_test_cli MERCHANT_PAYMENTS_MERCHANT_ID=mrch_cli`,
+    );
     const created = await fetch(`${url}/v1/payments`, {
       method: "POST",
       headers: { "Api-Key": key!, "Merchant-Id": merchantId!, "Content-Type": "application/json" },

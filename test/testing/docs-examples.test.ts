@@ -1,5 +1,5 @@
 /**
- * Every CAIP identifier written in the README and in examples/ is one the mock accepts (its rules are the SDK's, in
+ * Every CAIP identifier written in the README, in docs/ and in examples/ is one the mock accepts (its rules are the SDK's, in
  * src/validate/rules.ts): a merchant copying `eip155:1:0xYourAddress` got a 400 from the mock after the SDK let it
  * through.
  */
@@ -19,7 +19,10 @@ function files(dir: string): string[] {
   });
 }
 
-const sources = [join(ROOT, "README.md"), ...files(join(ROOT, "examples"))];
+const docs = readdirSync(join(ROOT, "docs"))
+  .filter((name) => name.endsWith(".md"))
+  .map((name) => join(ROOT, "docs", name));
+const sources = [join(ROOT, "README.md"), ...docs, ...files(join(ROOT, "examples"))];
 const ASSET = /\beip155:[0-9A-Za-z]+\/[a-z0-9]+:[^\s"'`,)\]}]+/g;
 const ACCOUNT = /\beip155:[0-9A-Za-z]+:[^\s"'`,)\]}/]+/g;
 
@@ -32,7 +35,7 @@ function found(re: RegExp): [string, string][] {
   );
 }
 
-describe("README and examples: identifiers the mock accepts", () => {
+describe("README, docs and examples: identifiers the mock accepts", () => {
   const accounts = found(ACCOUNT);
   const assets = found(ASSET);
 
@@ -49,9 +52,9 @@ describe("README and examples: identifiers the mock accepts", () => {
     expect(bad).toEqual([]);
   });
 
-  it("registers the README's settlement example with the mock", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-    const line = readme.split("\n").find((l) => l.includes('destination: "eip155:1:'));
+  it("registers the guide's settlement example with the mock", async () => {
+    const guide = readFileSync(join(ROOT, "docs/guide.md"), "utf8");
+    const line = guide.split("\n").find((l) => l.includes('destination: "eip155:1:'));
     const [, asset, destination] = /asset: "([^"]+)", destination: "([^"]+)"/.exec(line ?? "") ?? [];
     const mock = createMockService();
     const res = await mock.fetch(`${mock.baseUrl}/v1/merchants/${mock.merchantId}/settlements/crypto`, {
