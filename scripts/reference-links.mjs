@@ -42,8 +42,6 @@ const METHOD = new RegExp(
  */
 export const METHOD_LINKS_PENDING = new Set([
   "docs/performance.md",
-  "docs/custom-operations.md",
-  "docs/doctor.md",
   "docs/workers.md",
 ]);
 
