@@ -40,10 +40,7 @@ const METHOD = new RegExp(
  * Pages whose authors have not linked their method names yet (written apart from this check); the anchors of their
  * links are checked all the same.
  */
-export const METHOD_LINKS_PENDING = new Set([
-  "docs/performance.md",
-  "docs/workers.md",
-]);
+export const METHOD_LINKS_PENDING = new Set(["docs/performance.md", "docs/workers.md"]);
 
 /** Methods named in prose whose first mention on the page is not a link to the reference. */
 export function unlinkedMethods(pages) {

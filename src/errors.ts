@@ -6,6 +6,7 @@
  * @module
  */
 import { hasErrorBrand, isOfKind, markKinds } from "./error-brand.js";
+import { describeStatus, summaryOf } from "./error-messages.js";
 
 /** What the service says in an error body (`message`, `code`, optional `details`). */
 export interface ErrorBody {
@@ -101,13 +102,7 @@ export class InputValidationError extends MerchantPaymentsError {
 
   constructor(issues: readonly InputIssue[]) {
     const first = issues[0] ?? { field: "input", message: "input is invalid" };
-    // The first "did you mean" is the likeliest fix (a misspelt field is also a missing one): it goes in the message.
-    const hint = first.message.includes("did you mean")
-      ? undefined
-      : issues.find((issue) => issue.message.includes("did you mean"));
-    const rest = issues.length - 1 - (hint ? 1 : 0);
-    const more = rest > 0 ? ` (and ${rest} more problem${rest === 1 ? "" : "s"})` : "";
-    super(`${first.message}${hint ? `; ${hint.message}` : ""}${more}`);
+    super(summaryOf(first, issues));
     this.field = first.field;
     this.issues = issues;
   }
@@ -395,10 +390,3 @@ markKinds(MerchantPaymentsError, {
   CheckoutReturnError,
   PollTimeoutError,
 });
-
-function describeStatus(status: number): string {
-  if (status >= 500) return "server error";
-  // Following a redirect would carry the API key to wherever it points, so the SDK never does.
-  if (status >= 300 && status < 400) return "redirect not followed";
-  return "no error body";
-}
