@@ -111,7 +111,8 @@ export class WatchQueue {
 
   /** Ends a watch whose order is settled. False when the lease had lapsed (another worker holds the order now). */
   async done(job: WatchJob): Promise<boolean> {
-    return affected(await this.boss.complete(WATCH_QUEUE, attemptOf(job)));
+    // On the shop's pool, which queues a burst of completions; pg-boss's own small pool is for fetch and supervise.
+    return affected(await this.boss.complete(WATCH_QUEUE, attemptOf(job), null, { db: asBossDb(this.db) }));
   }
 
   /**

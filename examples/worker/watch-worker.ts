@@ -29,7 +29,10 @@ export interface WatchWorkerOptions {
   signal?: AbortSignal;
   /** How many payments this worker watches at a time. Default 100. */
   capacity?: number;
-  /** How long one job's watch lasts before it is handed on. Default: two thirds of the queue's lease. */
+  /**
+   * How long one job's watch lasts at most before it is handed on (each lasts between three quarters of it and
+   * all of it, spread at random). Default: two thirds of the queue's lease.
+   */
   watchMs?: number;
   /** How often the worker asks the queue for work while it has free capacity. Default 1 s. */
   fetchIntervalMs?: number;
@@ -135,7 +138,10 @@ function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQue
       const headers = traceHeader
         ? { ...poll.headers, [traceHeader]: `${name}/${job.id}/${job.retryCount}` }
         : poll.headers;
-      const wait = { ...poll, headers, maxWaitMs: watchMs, signal };
+      // Between three quarters of watchMs and watchMs: watches taken together (a worker's start, a takeover) would
+      // otherwise all end together, and their hand-ons would queue on the database at once.
+      const maxWaitMs = Math.round(watchMs * (0.75 + 0.25 * Math.random()));
+      const wait = { ...poll, headers, maxWaitMs, signal };
       const outcome = await settleOrder(client, orders, order, { wait, onFulfil });
       // "waiting": a final answer that contradicts itself (see settleOrder); look again later.
       await (outcome === "waiting" ? queue.requeue(job, errorDelaySeconds) : queue.done(job));
