@@ -73,6 +73,8 @@ export class WatchQueue {
       supervise: options.supervise ?? false,
       superviseIntervalSeconds: superviseSeconds,
       monitorIntervalSeconds: superviseSeconds,
+      // Each hand-on leaves a completed job: removed an hour later (deleteAfterSeconds), checked every 5 minutes.
+      maintenanceIntervalSeconds: 300,
       schedule: false,
       registerInstance: false,
     });
@@ -86,7 +88,7 @@ export class WatchQueue {
       // stay pending for days), and a job that still ends `failed` is found again by `enqueueAwaiting`.
       retryLimit: 1_000_000,
       retryDelay: 0,
-      deleteAfterSeconds: 24 * 60 * 60,
+      deleteAfterSeconds: 60 * 60,
     });
     return new WatchQueue(boss, db, leaseSeconds);
   }
@@ -130,6 +132,23 @@ export class WatchQueue {
       });
       return true;
     });
+  }
+
+  /**
+   * Hands many watches on at once (a shutdown): completes their attempts and enqueues their next watches, a
+   * thousand per transaction. A watch whose lease had lapsed stays with the worker that holds it now: its successor
+   * conflicts with that worker's job and is not inserted.
+   */
+  async requeueAll(jobs: readonly WatchJob[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += 1000) {
+      const chunk = jobs.slice(i, i + 1000);
+      await this.db.transaction(async (tx) => {
+        const db = asBossDb(tx);
+        await this.boss.complete(WATCH_QUEUE, chunk.map(attemptOf), null, { db });
+        const next = chunk.map((job) => ({ data: job.data, singletonKey: job.data.orderId }));
+        await this.boss.insert(WATCH_QUEUE, next, { db });
+      });
+    }
   }
 
   /**

@@ -15,6 +15,7 @@
  */
 import {
   type MerchantPaymentsClient,
+  type PaymentStatusResult,
   type PollOptions,
   PollTimeoutError,
   UserAbortError,
@@ -88,7 +89,9 @@ export async function runWatchWorker(
     handed_back: 0,
     error: 0,
   };
-  const watch = watcher(client, orders, queue, { ...options, watchMs });
+  // Jobs whose watch a shutdown stopped: handed back together, in one transaction per thousand.
+  const handBack: WatchJob[] = [];
+  const watch = watcher(client, orders, queue, { ...options, watchMs, handBack });
   const inFlight = new Set<Promise<void>>();
   while (!signal?.aborted) {
     const free = capacity - inFlight.size;
@@ -105,6 +108,10 @@ export async function runWatchWorker(
     if (jobs.length === 0 || jobs.length < Math.min(free, 500)) await pause(fetchIntervalMs, signal);
   }
   await Promise.all(inFlight);
+  await queue.requeueAll(handBack).catch((error: unknown) => {
+    // The database is unreachable: the jobs' leases run out and pg-boss retries them. Still never dropped.
+    console.error(`payment-watch: could not hand back ${handBack.length} payment(s): ${String(error)}`);
+  });
   return stats;
 }
 
@@ -118,7 +125,7 @@ async function take(queue: WatchQueue, limit: number): Promise<WatchJob[]> {
   }
 }
 
-type WatchSettings = WatchWorkerOptions & { watchMs: number };
+type WatchSettings = WatchWorkerOptions & { watchMs: number; handBack: WatchJob[] };
 
 /** One job's watch, as a function of the job: never throws, always says how the job ended. */
 function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQueue, settings: WatchSettings) {
@@ -128,6 +135,7 @@ function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQue
     const { orderId, paymentId } = job.data;
     const event = (outcome: WatchEvent["outcome"], error?: unknown): WatchEvent =>
       error === undefined ? { orderId, paymentId, outcome } : { orderId, paymentId, outcome, error };
+    const pace = pacing(poll);
     try {
       const order = await orders.get(orderId);
       // Settled since it was enqueued (by the buyer's return, say), or not this payment's order any more.
@@ -141,42 +149,53 @@ function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQue
       // Between three quarters of watchMs and watchMs: watches taken together (a worker's start, a takeover) would
       // otherwise all end together, and their hand-ons would queue on the database at once.
       const maxWaitMs = Math.round(watchMs * (0.75 + 0.25 * Math.random()));
-      const wait = { ...poll, headers, maxWaitMs, signal };
+      const wait = { ...poll, headers, maxWaitMs, signal, onUpdate: pace.onUpdate };
       const outcome = await settleOrder(client, orders, order, { wait, onFulfil });
       // "waiting": a final answer that contradicts itself (see settleOrder); look again later.
       await (outcome === "waiting" ? queue.requeue(job, errorDelaySeconds) : queue.done(job));
       return event(outcome);
     } catch (error) {
-      return handOn(queue, job, error, { signal, errorDelaySeconds, event });
+      if (error instanceof UserAbortError && signal?.aborted) {
+        settings.handBack.push(job);
+        return event("handed_back");
+      }
+      // A watch that ran out hands on to a watch that polls when this one would have (pollInMs goes on).
+      const timedOut = error instanceof PollTimeoutError;
+      const delaySeconds = timedOut ? pace.nextPollSeconds() : errorDelaySeconds;
+      await queue.requeue(job, delaySeconds).catch((requeueError: unknown) => {
+        // The database is unreachable: the job's lease runs out and pg-boss retries it. Still never dropped.
+        console.error(`payment-watch: could not hand on ${orderId}: ${String(requeueError)}`);
+      });
+      if (timedOut) return event("requeued");
+      console.error(`payment-watch: ${orderId}: ${String(error)}`);
+      return event("error", error);
     }
   };
 }
 
-/** A watch that did not end in a final status: its job goes back to the queue (now, or after a delay). */
-async function handOn(
-  queue: WatchQueue,
-  job: WatchJob,
-  error: unknown,
-  how: {
-    signal?: AbortSignal | undefined;
-    errorDelaySeconds: number;
-    event: (o: WatchEvent["outcome"], e?: unknown) => WatchEvent;
-  },
-): Promise<WatchEvent> {
-  const outcome: WatchEvent["outcome"] =
-    error instanceof PollTimeoutError
-      ? "requeued"
-      : error instanceof UserAbortError && how.signal?.aborted
-        ? "handed_back"
-        : "error";
-  try {
-    await queue.requeue(job, outcome === "error" ? how.errorDelaySeconds : 0);
-  } catch (requeueError) {
-    // The database is unreachable: the job's lease runs out and pg-boss retries it. Still never dropped.
-    console.error(`payment-watch: could not hand on ${job.data.orderId}: ${String(requeueError)}`);
-  }
-  if (outcome === "error") console.error(`payment-watch: ${job.data.orderId}: ${String(error)}`);
-  return outcome === "error" ? how.event(outcome, error) : how.event(outcome);
+/**
+ * When a watch's next status call was due: from its first answer's `pollInMs` (clamped as the SDK clamps it) and
+ * when that answer came. Whole seconds, rounded up: a handed-on payment is never polled sooner than `pollInMs`.
+ */
+function pacing(poll: Omit<PollOptions, "signal" | "maxWaitMs">) {
+  let first: { at: number; intervalMs: number } | undefined;
+  return {
+    onUpdate(status: PaymentStatusResult): void {
+      if (!first && typeof status.pollInMs === "number") {
+        const intervalMs = Math.min(
+          Math.max(status.pollInMs, poll.minIntervalMs ?? 250),
+          poll.maxIntervalMs ?? 30_000,
+        );
+        first = { at: Date.now(), intervalMs };
+      }
+      poll.onUpdate?.(status);
+    },
+    nextPollSeconds(): number {
+      if (!first) return 0;
+      const sinceDue = (Date.now() - first.at) % first.intervalMs;
+      return Math.ceil((first.intervalMs - sinceDue) / 1000);
+    },
+  };
 }
 
 /** Waits `ms`, or less when `signal` aborts. */

@@ -42,7 +42,7 @@ function runWorker(current: Shop, watchMs: number) {
 }
 
 describe("a settlement worker's watches (real PostgreSQL)", () => {
-  it("hands on a watch that ran out: the payment is watched again and fulfilled once", async () => {
+  it("hands on a watch that ran out, paced by pollInMs: the payment is watched again and fulfilled once", async () => {
     shop = await openShop(3);
     const current = shop;
     const ids = (await placeOrders(current, 2)).map((order) => order.paymentId!);
@@ -56,6 +56,14 @@ describe("a settlement worker's watches (real PostgreSQL)", () => {
 
     expect(stats.requeued).toBeGreaterThanOrEqual(4);
     expect(stats.fulfilled).toBe(2);
+    // The next watch polls when the last one would have: never sooner than the interval (pollInMs 50, raised to
+    // the SDK's minIntervalMs of 250 ms), across hand-ons too.
+    for (const id of ids) {
+      const times = current.mock.service.requests
+        .filter((r) => r.path.endsWith(`/${id}/status`))
+        .map((r) => r.time);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(250);
+    }
     expect(watchesOf(current.mock).overlapping).toEqual([]);
     expect(await fulfilments(current.orders)).toEqual({ fulfilled: 2, rows: 2 });
     // Every job ended completed: none failed, none left behind.
