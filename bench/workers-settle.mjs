@@ -4,9 +4,11 @@
 // answered, payments settled per second, the lag from each payment's success to its order's fulfilment (p50, p95),
 // the peak RSS of each worker (VmHWM), double fulfilments and payments left unsettled.
 //
-// Not a test: it reads the wall clock, and its figures depend on the machine (a shared 2-core one here).
+// Not a test: it reads the wall clock, and its figures depend on the machine (a shared 2-core one here): it ends with
+// the status calls per second one client gets from the mock on this machine at that moment, for scale.
 //
-//   node --import tsx bench/workers-settle.mjs [--payments=10000] [--spreadMs=60000] [--pollInMs=10000] [--runs=1,4,4k]
+//   node --import tsx bench/workers-settle.mjs [--payments=10000] [--spreadMs=60000] [--pollInMs=10000] [--leaseSeconds=60] [--watchMs=40000]
+//   [--runs=1,4,4k]
 //
 // The server comes from scripts/postgres.sh (DATABASE_URL when set, else started and stopped here).
 import { execFileSync, spawn } from "node:child_process";
@@ -29,8 +31,8 @@ const PAYMENTS = Number(args.payments ?? 10_000);
 const SPREAD_MS = Number(args.spreadMs ?? 60_000);
 const POLL_MS = Number(args.pollInMs ?? 10_000);
 const RUNS = (args.runs ?? "1,4,4k").split(",");
-const LEASE_SECONDS = 60;
-const WATCH_MS = 40_000;
+const LEASE_SECONDS = Number(args.leaseSeconds ?? 60);
+const WATCH_MS = Number(args.watchMs ?? 40_000);
 
 const postgres = (command) =>
   execFileSync("bash", [`${root}scripts/postgres.sh`, command], {
@@ -235,6 +237,34 @@ async function run(label, adminUrl) {
   }
 }
 
+/**
+ * What this machine gives right now: status calls per second of one client (32 at a time) to the mock server, both
+ * in this process, for 5 s. On a shared machine it says how much of the figures above is the machine.
+ */
+async function calibrate() {
+  const mock = await startMockServer({ pollInMs: POLL_MS });
+  const { keys, merchantId } = mock.service;
+  const client = new MerchantPaymentsClient({ apiKey: keys.test, baseUrl: mock.url, merchantId });
+  const { paymentId } = await client.checkout.create({
+    referenceId: "calibration",
+    amount: { unit: "iso4217/USD", value: "100" },
+    successUrl: "https://shop.example/ok",
+    errorUrl: "https://shop.example/error",
+  });
+  const start = Date.now();
+  let calls = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (Date.now() - start < 5000) {
+        await client.checkout.status(paymentId);
+        calls++;
+      }
+    }),
+  );
+  await mock.close();
+  return Math.round((calls * 1000) / (Date.now() - start));
+}
+
 const given = process.env.DATABASE_URL;
 const adminUrl = given ?? postgres("start");
 try {
@@ -244,8 +274,13 @@ try {
     console.log(JSON.stringify(result));
     results.push(result);
   }
+  const [load1] = (await import("node:os")).loadavg();
+  const rate = await calibrate();
   console.log(
-    `\n${PAYMENTS} payments, outcomes over ${SPREAD_MS / 1000} s, pollInMs ${POLL_MS}, lease ${LEASE_SECONDS} s, watch ${WATCH_MS / 1000} s`,
+    `\nmachine now: ${rate} status calls/s (one client, 32 at a time, mock in process), load average ${load1.toFixed(1)}`,
+  );
+  console.log(
+    `${PAYMENTS} payments, outcomes over ${SPREAD_MS / 1000} s, pollInMs ${POLL_MS}, lease ${LEASE_SECONDS} s, watch ${WATCH_MS / 1000} s`,
   );
   for (const r of results) {
     console.log(
