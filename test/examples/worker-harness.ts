@@ -194,3 +194,14 @@ export async function jobStates(orders: Orders): Promise<Record<string, number>>
   );
   return Object.fromEntries(rows.map((row) => [row.state, row.n]));
 }
+
+/** The queued and active watch jobs (one per pending payment, if none is lost), from pg-boss's job table. */
+export async function liveJobs(
+  orders: Orders,
+): Promise<Array<{ id: string; orderId: string; attempt: number; state: string }>> {
+  const { rows } = await orders.db.query<{ id: string; orderId: string; attempt: number; state: string }>(
+    `SELECT id::text, data->>'orderId' AS "orderId", retry_count AS attempt, state::text
+       FROM pgboss.job WHERE name = 'payment-watch' AND state IN ('created', 'retry', 'active')`,
+  );
+  return rows;
+}
