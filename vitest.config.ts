@@ -50,6 +50,12 @@ const SLOW = [
  */
 const EXAMPLES = ["test/examples/**/*.test.ts", "examples/**/*.test.ts"];
 
+/**
+ * The settlement workers' tests: the examples' dependencies and a real PostgreSQL server (`DATABASE_URL`, or one
+ * started by `scripts/postgres.sh` for the run). `npm run test:postgres`; `.ci/run` runs them in a part of their own.
+ */
+const POSTGRES = ["test/examples/worker-*.test.ts"];
+
 /** The packages a lane (a folder with its own `package.json` and install) holds, type packages left out. */
 const dependenciesOf = (lane: string) =>
   Object.keys(
@@ -138,8 +144,23 @@ export default defineConfig({
         test: {
           name: "examples",
           include: EXAMPLES,
-          exclude: [...configDefaults.exclude],
+          exclude: [...configDefaults.exclude, ...POSTGRES],
           globalSetup: [here("./test/helpers/lanes-installed.ts")],
+        },
+      },
+      {
+        extends: true,
+        resolve: { alias: resolveFromLane("examples") },
+        test: {
+          name: "postgres",
+          include: POSTGRES,
+          exclude: [...configDefaults.exclude],
+          globalSetup: [
+            here("./test/helpers/lanes-installed.ts"),
+            here("./test/examples/worker-postgres.ts"),
+          ],
+          // Worker processes and one server: the files run one after another.
+          fileParallelism: false,
         },
       },
     ],

@@ -3,6 +3,11 @@
  * service's `pollInMs` hint and waits out transient errors), at most `concurrency` at a time, and stops cleanly on
  * SIGINT/SIGTERM through an `AbortSignal`.
  *
+ * With `DATABASE_URL` (the shop's PostgreSQL server) it is one of any number of settlement workers sharing the
+ * payment-watch queue of the shop's database (`./worker/watch-worker.ts`, `docs/workers.md`): each pending
+ * payment is watched by one worker at a time, a killed worker's payments are taken over after its lease, and
+ * SIGTERM hands them back at once. `npm run workers -- 3` runs three.
+ *
  * Use it for payments whose buyer never came back to your return URL (closed tab, lost connection): the status
  * operation is the source of truth, not the redirect.
  *
@@ -12,7 +17,7 @@
  * - {@link settlePending}: any list of payment ids, with a callback per final status.
  *
  * ```sh
- * # The orders of the Express example, on a PostgreSQL server shared with the shop:
+ * # The orders of the Express example, on a PostgreSQL server shared with the shop (the payment-watch queue):
  * MERCHANT_PAYMENTS_API_KEY=… MERCHANT_PAYMENTS_BASE_URL=… MERCHANT_PAYMENTS_MERCHANT_ID=mrch_… \
  *   DATABASE_URL=postgres://… npx tsx examples/worker.ts
  * # Given payments:
@@ -35,6 +40,7 @@ import {
 } from "merchant-payments";
 import { type FulfilHandler, type Settlement, settleOrder } from "./shared/checkout-flow";
 import { type Orders, openOrders } from "./shared/orders";
+import { runWatchWorker } from "./worker/watch-worker";
 
 /** Options of {@link settlePending}. */
 export interface SettleOptions {
@@ -157,15 +163,16 @@ export async function mapWithConcurrency<T, R>(
 }
 
 /**
- * Settles the payments in `PAYMENT_IDS` (comma-separated) or, without it, the shop's orders awaiting payment
- * (`DATABASE_URL`, else the embedded database in `SHOP_DATA_DIR`), `CONCURRENCY` at a time; Ctrl-C stops it
- * cleanly.
+ * Settles the payments in `PAYMENT_IDS` (comma-separated) or, without it, the shop's orders awaiting payment: as
+ * one of the settlement workers of the payment-watch queue with `DATABASE_URL` (until SIGTERM or Ctrl-C), else
+ * once over the embedded database in `SHOP_DATA_DIR`, `CONCURRENCY` at a time. Ctrl-C stops it cleanly.
  */
 export async function main(): Promise<void> {
   const client = new MerchantPaymentsClient(); // MERCHANT_PAYMENTS_* env vars
   const ids = (process.env.PAYMENT_IDS ?? "").split(",").filter(Boolean);
   const shutdown = new AbortController();
   for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => shutdown.abort());
+  if (ids.length === 0 && process.env.DATABASE_URL) return runQueueWorker(client, shutdown.signal);
   if (ids.length === 0) return settleShopOrders(client, shutdown.signal);
 
   const results = await settlePending(client, ids, {
@@ -176,6 +183,43 @@ export async function main(): Promise<void> {
   });
   const left = results.filter((r) => r.outcome !== "final").map((r) => `${r.paymentId} (${r.outcome})`);
   if (left.length > 0) console.log(`not settled, retry later: ${left.join(", ")}`);
+}
+
+/** Settings from the environment: `WORKER_CAPACITY`, `WATCH_MS`, `LEASE_SECONDS`, `WORKER_NAME`, `TRACE_HEADER`. */
+async function runQueueWorker(client: MerchantPaymentsClient, signal: AbortSignal): Promise<void> {
+  const env = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const leaseSeconds = env("LEASE_SECONDS");
+  const orders = await openOrders({
+    url: process.env.DATABASE_URL,
+    watches: {
+      supervise: true,
+      ...(leaseSeconds ? { leaseSeconds, superviseSeconds: Math.min(10, leaseSeconds) } : {}),
+    },
+  });
+  try {
+    const { watches } = orders;
+    // Orders recorded before the queue existed (or whose job ended failed) get their watch now.
+    const awaiting = await orders.awaitingPayment(1_000_000);
+    const added = await watches?.enqueueAll(
+      awaiting.map((o) => ({ orderId: o.id, paymentId: o.paymentId ?? "" })),
+    );
+    if (added) console.log(`enqueued ${added} watch(es) of orders that had none`);
+    const name = process.env.WORKER_NAME ?? `worker-${process.pid}`;
+    console.log(`${name}: watching the payment-watch queue (SIGTERM hands the payments back)`);
+    const stats = await runWatchWorker(client, orders, {
+      signal,
+      name,
+      capacity: env("WORKER_CAPACITY"),
+      watchMs: env("WATCH_MS"),
+      traceHeader: process.env.TRACE_HEADER,
+      onJob: ({ orderId, outcome }) => {
+        if (outcome !== "requeued" && outcome !== "handed_back") console.log(`${orderId}: ${outcome}`);
+      },
+    });
+    console.log(`${name}: stopped ${JSON.stringify(stats)}`);
+  } finally {
+    await orders.close();
+  }
 }
 
 async function settleShopOrders(client: MerchantPaymentsClient, signal: AbortSignal): Promise<void> {

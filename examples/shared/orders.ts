@@ -5,7 +5,8 @@
  * - Embedded by default: PGlite (`@electric-sql/pglite`), PostgreSQL compiled to WebAssembly, installed from npm
  *   with no native build, kept in a directory on disk (or `memory://`). One process at a time owns the directory.
  * - With a server: give a `postgres://` URL (the examples read `DATABASE_URL`) and the same SQL runs on PostgreSQL
- *   through `pg`, shared by every instance of the app.
+ *   through `pg`, shared by every instance of the app; each recorded checkout also enqueues its payment's watch
+ *   for the settlement workers (`./watch-queue.ts`, `docs/workers.md`), in the same transaction.
  *
  * Three rules make fulfilment safe when the buyer's return, a reload of it and the polling worker race:
  *
@@ -20,7 +21,10 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { openDatabase, type Sql, type SqlDatabase } from "./sql";
+import { WatchQueue, type WatchQueueOptions } from "./watch-queue";
+
+export type { Sql, SqlDatabase, SqlResult } from "./sql";
 
 /** Where an order stands. Only `fulfilled` is final for the shop; the others may still change. */
 export type OrderState =
@@ -46,25 +50,6 @@ export interface Order {
   state: OrderState;
 }
 
-/** A query's answer, the same for PGlite and `pg`. */
-export interface SqlResult<Row> {
-  rows: Row[];
-  /** Rows inserted, updated or deleted by the statement. */
-  rowCount: number;
-}
-
-/** What a statement runs on: the database, or a transaction of it. */
-export interface Sql {
-  query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<SqlResult<Row>>;
-}
-
-/** A database the orders live in: PGlite on disk or in memory, or a PostgreSQL server. */
-export interface SqlDatabase extends Sql {
-  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
-  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
-
 /** Where {@link openOrders} keeps the orders. */
 export interface OrdersLocation {
   /** A `postgres://` URL of a server (the examples pass `DATABASE_URL`). Wins over `dataDir`. */
@@ -74,6 +59,12 @@ export interface OrdersLocation {
    * the process (tests).
    */
   dataDir?: string | undefined;
+  /**
+   * With a server (`url`): the payment-watch queue that each recorded checkout enqueues its watch on, for the
+   * settlement workers (`docs/workers.md`), or false for none. Default: the queue with its default settings.
+   * PGlite has none: one process owns it, and its worker runs in that process.
+   */
+  watches?: WatchQueueOptions | false | undefined;
 }
 
 /** Called once per order, inside the fulfilling transaction: ship here (see {@link Orders.fulfil}). */
@@ -104,7 +95,11 @@ const COLUMNS = `id, amount, currency, idempotency_key AS "idempotencyKey", paym
 
 /** The orders of the shop, over a {@link SqlDatabase}. */
 export class Orders {
-  constructor(readonly db: SqlDatabase) {}
+  constructor(
+    readonly db: SqlDatabase,
+    /** The payment-watch queue (a shop on a PostgreSQL server), or undefined. */
+    readonly watches?: WatchQueue,
+  ) {}
 
   /** Creates the tables if they do not exist yet (safe to run at every start, from several instances). */
   async migrate(): Promise<void> {
@@ -135,12 +130,17 @@ export class Orders {
    * nothing; a different payment for an order that already has one is refused (false): one payment per order.
    */
   async recordCheckout(id: string, paymentId: string, gatewayUrl: string): Promise<boolean> {
-    const { rowCount } = await this.db.query(
-      `UPDATE orders SET payment_id = $2, gateway_url = $3
-        WHERE id = $1 AND (payment_id IS NULL OR payment_id = $2)`,
-      [id, paymentId, gatewayUrl],
-    );
-    return rowCount === 1;
+    const record = async (tx: Sql) => {
+      const { rowCount } = await tx.query(
+        `UPDATE orders SET payment_id = $2, gateway_url = $3
+          WHERE id = $1 AND (payment_id IS NULL OR payment_id = $2)`,
+        [id, paymentId, gatewayUrl],
+      );
+      // The watch commits with the payment id or not at all: no pending payment without its watch.
+      if (rowCount === 1) await this.watches?.enqueue({ orderId: id, paymentId }, tx);
+      return rowCount === 1;
+    };
+    return this.watches ? this.db.transaction(record) : record(this.db);
   }
 
   /** Orders whose checkout exists and whose payment is not settled yet: the polling worker's work list. */
@@ -203,74 +203,30 @@ export class Orders {
     return only(rows).n;
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  async close(): Promise<void> {
+    await this.watches?.stop();
+    await this.db.close();
   }
 }
 
 /**
- * Opens the orders database and creates its tables if needed: a PostgreSQL server when `location.url` is given,
- * else PGlite in `location.dataDir` (default `.data/shop`). Close it with `orders.close()`.
+ * Opens the orders database and creates its tables if needed: a PostgreSQL server when `location.url` is given
+ * (with the payment-watch queue in it, unless `watches: false`), else PGlite in `location.dataDir` (default
+ * `.data/shop`). Close it with `orders.close()`.
  */
 export async function openOrders(location: OrdersLocation = {}): Promise<Orders> {
-  const db = location.url
-    ? await openServer(location.url)
-    : await openEmbedded(location.dataDir ?? ".data/shop");
-  const orders = new Orders(db);
+  const db = await openDatabase({ url: location.url, dataDir: location.dataDir ?? ".data/shop" });
   try {
-    await orders.migrate();
+    await new Orders(db).migrate();
+    const { watches = {} } = location;
+    return new Orders(
+      db,
+      location.url && watches ? await WatchQueue.open(db, location.url, watches) : undefined,
+    );
   } catch (error) {
     await db.close();
     throw error;
   }
-  return orders;
-}
-
-/** PGlite: PostgreSQL in WebAssembly, in this process. Loaded on first use (it is a large module). */
-async function openEmbedded(dataDir: string): Promise<SqlDatabase> {
-  // PGlite makes only the last folder of the path: on a fresh clone `.data/` does not exist yet.
-  if (!/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
-  const { PGlite } = await import("@electric-sql/pglite");
-  const pglite = await PGlite.create(dataDir);
-  const run = async <Row>(on: Pick<typeof pglite, "query">, text: string, params?: unknown[]) => {
-    const result = await on.query<Row>(text, params);
-    return { rows: result.rows, rowCount: result.affectedRows ?? 0 };
-  };
-  return {
-    query: (text, params) => run(pglite, text, params),
-    // PGlite runs one transaction at a time: the others wait for it (the same outcome as row locks on a server).
-    transaction: (work) =>
-      pglite.transaction((tx) => work({ query: (text, params) => run(tx, text, params) })),
-    close: () => pglite.close(),
-  };
-}
-
-/** A PostgreSQL server through a `pg` pool. */
-async function openServer(url: string): Promise<SqlDatabase> {
-  const { default: pg } = await import("pg");
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const run = async <Row>(on: Pick<typeof pool, "query">, text: string, params?: unknown[]) => {
-    const result = await on.query(text, params);
-    return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
-  };
-  return {
-    query: (text, params) => run(pool, text, params),
-    async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work({ query: (text, params) => run(client, text, params) });
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
 }
 
 function only<T>(rows: T[]): T {

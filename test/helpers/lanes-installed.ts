@@ -11,6 +11,7 @@ import type { TestProject } from "vitest/node";
 /** Each project's own install: the folder that holds it and the npm script that makes it. */
 const LANES: Record<string, { folder: string; install: string }> = {
   examples: { folder: "examples", install: "npm run test:examples" },
+  postgres: { folder: "examples", install: "npm run examples:install" },
   slow: { folder: "tools", install: "npm run tools:install" },
 };
 

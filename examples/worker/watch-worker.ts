@@ -1,0 +1,212 @@
+/**
+ * A settlement worker on the payment-watch queue (`examples/shared/watch-queue.ts`): run as many as you like, in
+ * as many processes as you like, against the shop's PostgreSQL database; each pending payment is watched by one of
+ * them at a time. Why and how: `docs/workers.md`.
+ *
+ * Each job is one watch of one order's payment: `waitForFinal` (it follows `pollInMs` and waits out `Retry-After`
+ * and `rate_limited`) for at most `watchMs`, shorter than the queue's lease. Then:
+ * - final: the order is fulfilled once (`settleOrder`: the conditional update) or marked unpaid, and the job ends;
+ * - not final yet (the watch ran out): the job is handed on (`requeue`: completed and enqueued again in one
+ *   transaction), for this worker or another;
+ * - shutdown (the signal aborts): every watch stops at once and hands its job on the same way;
+ * - any other error: the job is handed on with a delay (`errorDelaySeconds`), never dropped.
+ *
+ * @module
+ */
+import {
+  type MerchantPaymentsClient,
+  type PaymentStatusResult,
+  type PollOptions,
+  PollTimeoutError,
+  UserAbortError,
+} from "merchant-payments";
+import { type FulfilHandler, type Settlement, settleOrder } from "../shared/checkout-flow";
+import type { Orders } from "../shared/orders";
+import type { WatchJob, WatchQueue } from "../shared/watch-queue";
+
+/** Options of {@link runWatchWorker}. */
+export interface WatchWorkerOptions {
+  /** Abort to stop: every watch hands its payment back to the queue at once, then the promise resolves. */
+  signal?: AbortSignal;
+  /** How many payments this worker watches at a time. Default 100. */
+  capacity?: number;
+  /**
+   * How long one job's watch lasts at most before it is handed on (each lasts between three quarters of it and
+   * all of it, spread at random). Default: two thirds of the queue's lease.
+   */
+  watchMs?: number;
+  /** How often the worker asks the queue for work while it has free capacity. Default 1 s. */
+  fetchIntervalMs?: number;
+  /** How long a job that failed with an unexpected error waits before its next watch. Default 60 s. */
+  errorDelaySeconds?: number;
+  /** Polling options of each watch (intervals, request options); the deadline is `watchMs`. */
+  poll?: Omit<PollOptions, "signal" | "maxWaitMs">;
+  /**
+   * Sends this header with every status call, valued `<worker>/<job id>/<attempt>`: which worker watched which
+   * payment, in the service's (or the mock's) request log. Default: none.
+   */
+  traceHeader?: string;
+  /** This worker's name in `traceHeader` and in logs. Default `worker-<pid>`. */
+  name?: string;
+  /** Called once per order, in the fulfilling transaction: ship here. */
+  onFulfil?: FulfilHandler;
+  /** Called after each job: how it ended. */
+  onJob?: (event: WatchEvent) => void;
+}
+
+/** How one job ended: settled, handed on (watch ran out, shutdown), or an error (handed on with a delay). */
+export interface WatchEvent {
+  orderId: string;
+  paymentId: string;
+  outcome: Settlement | "gone" | "requeued" | "handed_back" | "error";
+  error?: unknown;
+}
+
+/** What a worker did, by outcome. */
+export type WatchWorkerStats = Record<WatchEvent["outcome"], number>;
+
+/** Runs a worker until `options.signal` aborts; resolves once every payment it held is back in the queue. */
+export async function runWatchWorker(
+  client: MerchantPaymentsClient,
+  orders: Orders,
+  options: WatchWorkerOptions = {},
+): Promise<WatchWorkerStats> {
+  const queue = orders.watches;
+  if (!queue) throw new Error("runWatchWorker needs the orders of a PostgreSQL server (openOrders({ url }))");
+  const { signal, capacity = 100, fetchIntervalMs = 1000 } = options;
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError(`capacity must be a positive integer: ${capacity}`);
+  const watchMs = options.watchMs ?? Math.floor((queue.leaseSeconds * 1000 * 2) / 3);
+  if (watchMs >= queue.leaseSeconds * 1000)
+    throw new RangeError(`watchMs (${watchMs}) must be shorter than the lease (${queue.leaseSeconds} s)`);
+  const stats: WatchWorkerStats = {
+    fulfilled: 0,
+    already_fulfilled: 0,
+    unpaid: 0,
+    waiting: 0,
+    gone: 0,
+    requeued: 0,
+    handed_back: 0,
+    error: 0,
+  };
+  // Jobs whose watch a shutdown stopped: handed back together, in one transaction per thousand.
+  const handBack: WatchJob[] = [];
+  const watch = watcher(client, orders, queue, { ...options, watchMs, handBack });
+  const inFlight = new Set<Promise<void>>();
+  while (!signal?.aborted) {
+    const free = capacity - inFlight.size;
+    const jobs = free > 0 ? await take(queue, Math.min(free, 500)) : [];
+    for (const job of jobs) {
+      const run: Promise<void> = watch(job).then((event) => {
+        stats[event.outcome]++;
+        options.onJob?.(event);
+        inFlight.delete(run);
+      });
+      inFlight.add(run);
+    }
+    // A full batch: more may be waiting, take again at once. Otherwise wait (a shutdown ends the wait).
+    if (jobs.length === 0 || jobs.length < Math.min(free, 500)) await pause(fetchIntervalMs, signal);
+  }
+  await Promise.all(inFlight);
+  await queue.requeueAll(handBack).catch((error: unknown) => {
+    // The database is unreachable: the jobs' leases run out and pg-boss retries them. Still never dropped.
+    console.error(`payment-watch: could not hand back ${handBack.length} payment(s): ${String(error)}`);
+  });
+  return stats;
+}
+
+/** The queue's jobs, or none for now when the database cannot be reached (the next round asks again). */
+async function take(queue: WatchQueue, limit: number): Promise<WatchJob[]> {
+  try {
+    return await queue.take(limit);
+  } catch (error) {
+    console.error(`payment-watch: could not take jobs: ${String(error)}`);
+    return [];
+  }
+}
+
+type WatchSettings = WatchWorkerOptions & { watchMs: number; handBack: WatchJob[] };
+
+/** One job's watch, as a function of the job: never throws, always says how the job ended. */
+function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQueue, settings: WatchSettings) {
+  const { signal, watchMs, poll = {}, traceHeader, onFulfil, errorDelaySeconds = 60 } = settings;
+  const name = settings.name ?? `worker-${process.pid}`;
+  return async (job: WatchJob): Promise<WatchEvent> => {
+    const { orderId, paymentId } = job.data;
+    const event = (outcome: WatchEvent["outcome"], error?: unknown): WatchEvent =>
+      error === undefined ? { orderId, paymentId, outcome } : { orderId, paymentId, outcome, error };
+    const pace = pacing(poll);
+    try {
+      const order = await orders.get(orderId);
+      // Settled since it was enqueued (by the buyer's return, say), or not this payment's order any more.
+      if (order?.state !== "awaiting_payment" || order.paymentId !== paymentId) {
+        await queue.done(job);
+        return event("gone");
+      }
+      const headers = traceHeader
+        ? { ...poll.headers, [traceHeader]: `${name}/${job.id}/${job.retryCount}` }
+        : poll.headers;
+      // Between three quarters of watchMs and watchMs: watches taken together (a worker's start, a takeover) would
+      // otherwise all end together, and their hand-ons would queue on the database at once.
+      const maxWaitMs = Math.round(watchMs * (0.75 + 0.25 * Math.random()));
+      const wait = { ...poll, headers, maxWaitMs, signal, onUpdate: pace.onUpdate };
+      const outcome = await settleOrder(client, orders, order, { wait, onFulfil });
+      // "waiting": a final answer that contradicts itself (see settleOrder); look again later.
+      await (outcome === "waiting" ? queue.requeue(job, errorDelaySeconds) : queue.done(job));
+      return event(outcome);
+    } catch (error) {
+      if (error instanceof UserAbortError && signal?.aborted) {
+        settings.handBack.push(job);
+        return event("handed_back");
+      }
+      // A watch that ran out hands on to a watch that polls when this one would have (pollInMs goes on).
+      const timedOut = error instanceof PollTimeoutError;
+      const delaySeconds = timedOut ? pace.nextPollSeconds() : errorDelaySeconds;
+      await queue.requeue(job, delaySeconds).catch((requeueError: unknown) => {
+        // The database is unreachable: the job's lease runs out and pg-boss retries it. Still never dropped.
+        console.error(`payment-watch: could not hand on ${orderId}: ${String(requeueError)}`);
+      });
+      if (timedOut) return event("requeued");
+      console.error(`payment-watch: ${orderId}: ${String(error)}`);
+      return event("error", error);
+    }
+  };
+}
+
+/**
+ * When a watch's next status call was due: from its first answer's `pollInMs` (clamped as the SDK clamps it) and
+ * when that answer came. Whole seconds, rounded up: a handed-on payment is never polled sooner than `pollInMs`.
+ */
+function pacing(poll: Omit<PollOptions, "signal" | "maxWaitMs">) {
+  let first: { at: number; intervalMs: number } | undefined;
+  return {
+    onUpdate(status: PaymentStatusResult): void {
+      if (!first && typeof status.pollInMs === "number") {
+        const intervalMs = Math.min(
+          Math.max(status.pollInMs, poll.minIntervalMs ?? 250),
+          poll.maxIntervalMs ?? 30_000,
+        );
+        first = { at: Date.now(), intervalMs };
+      }
+      poll.onUpdate?.(status);
+    },
+    nextPollSeconds(): number {
+      if (!first) return 0;
+      const sinceDue = (Date.now() - first.at) % first.intervalMs;
+      return Math.ceil((first.intervalMs - sinceDue) / 1000);
+    },
+  };
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}

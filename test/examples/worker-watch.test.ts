@@ -1,0 +1,109 @@
+/**
+ * One settlement worker in this process (`runWatchWorker`) on the payment-watch queue of a real PostgreSQL server
+ * and the mock service: a watch that runs out is handed on, never dropped; `Retry-After` slows the watch down
+ * and loses nothing. No assertion is on elapsed time: the only time read is the mock's log of when each call
+ * came, and only as a lower bound (a watch never calls again before the `Retry-After` it was given).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { runWatchWorker, type WatchWorkerStats } from "../../examples/worker/watch-worker.js";
+import {
+  fulfilments,
+  jobStates,
+  openShop,
+  placeOrders,
+  type Shop,
+  TRACE_HEADER,
+  until,
+  watchesOf,
+} from "./worker-harness.js";
+
+let shop: Shop | undefined;
+afterEach(async () => {
+  await shop?.close();
+  shop = undefined;
+}, 60_000);
+
+/** Runs one worker in this process until `stop()`, which resolves with its stats. */
+function runWorker(current: Shop, watchMs: number) {
+  const shutdown = new AbortController();
+  const run = runWatchWorker(current.client, current.orders, {
+    signal: shutdown.signal,
+    watchMs,
+    fetchIntervalMs: 50,
+    traceHeader: TRACE_HEADER,
+    name: "in-process",
+  });
+  return {
+    stop: async (): Promise<WatchWorkerStats> => {
+      shutdown.abort();
+      return run;
+    },
+  };
+}
+
+describe("a settlement worker's watches (real PostgreSQL)", () => {
+  it("hands on a watch that ran out, paced by pollInMs: the payment is watched again and fulfilled once", async () => {
+    shop = await openShop(3);
+    const current = shop;
+    const ids = (await placeOrders(current, 2)).map((order) => order.paymentId!);
+    const worker = runWorker(current, 300);
+    const watchesPer = (id: string) =>
+      watchesOf(current.mock).watches.filter((w) => w.paymentId === id).length;
+    await until(() => ids.every((id) => watchesPer(id) >= 3), "three watches of each payment");
+    for (const id of ids) current.mock.service.completePayment(id);
+    await until(async () => (await fulfilments(current.orders)).fulfilled === 2, "both orders fulfilled");
+    const stats = await worker.stop();
+
+    expect(stats.requeued).toBeGreaterThanOrEqual(4);
+    expect(stats.fulfilled).toBe(2);
+    // The next watch polls when the last one would have: never sooner than the interval (pollInMs 50, raised to
+    // the SDK's minIntervalMs of 250 ms), across hand-ons too.
+    for (const id of ids) {
+      const times = current.mock.service.requests
+        .filter((r) => r.path.endsWith(`/${id}/status`))
+        .map((r) => r.time);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(250);
+    }
+    expect(watchesOf(current.mock).overlapping).toEqual([]);
+    expect(await fulfilments(current.orders)).toEqual({ fulfilled: 2, rows: 2 });
+    // Every job ended completed: none failed, none left behind.
+    expect(await jobStates(current.orders)).toEqual({ completed: expect.any(Number) });
+  }, 90_000);
+
+  it("waits out rate_limited answers as long as their Retry-After says, and still fulfils the order", async () => {
+    shop = await openShop(5);
+    const current = shop;
+    const [id] = (await placeOrders(current, 1)).map((order) => order.paymentId!);
+    const fault = current.mock.service.injectFault({
+      type: "rateLimit",
+      path: "/v1/merchant/payment/*/status",
+      retryAfterSeconds: 1,
+      times: 3,
+    });
+    const worker = runWorker(current, 2500);
+    await until(() => fault.hits === 3, "three rate_limited answers");
+    current.mock.service.completePayment(id!);
+    await until(async () => (await fulfilments(current.orders)).fulfilled === 1, "the order fulfilled");
+    const stats = await worker.stop();
+
+    const calls = current.mock.service.requests.filter((r) => r.path.endsWith(`/${id}/status`));
+    // Within one watch, the call after a 429 waits its Retry-After (the transport's retries, then the watch's own
+    // wait). A watch that runs out while waiting hands the payment on: the next watch asks again (and is told again).
+    const waited = calls.flatMap((call, i) => {
+      const next = calls[i + 1];
+      return call.status === 429 && next?.headers[TRACE_HEADER] === call.headers[TRACE_HEADER]
+        ? [next!.time - call.time]
+        : [];
+    });
+    expect(calls.filter((call) => call.status === 429)).toHaveLength(3);
+    expect(waited.length).toBeGreaterThanOrEqual(2);
+    for (const ms of waited) expect(ms).toBeGreaterThanOrEqual(1000);
+    expect(stats).toMatchObject({ fulfilled: 1, error: 0 });
+    expect(await fulfilments(current.orders)).toEqual({ fulfilled: 1, rows: 1 });
+  }, 90_000);
+
+  it("refuses a watch as long as the lease: it would outlive its claim on the payment", async () => {
+    shop = await openShop(3);
+    await expect(runWatchWorker(shop.client, shop.orders, { watchMs: 3000 })).rejects.toThrow(RangeError);
+  }, 60_000);
+});
