@@ -24,6 +24,7 @@ import type { KyInstance } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
+import { bodyTextOf } from "./wire/response.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 export type { SocketPool } from "./wire/pool.js";
@@ -113,8 +114,8 @@ export function createHttp(options: HttpOptions): Http {
   };
   return {
     pool,
-    async send(request) {
-      return attempt(wire ?? (await load()), request);
+    send(request) {
+      return wire === undefined ? load().then((loaded) => attempt(loaded, request)) : attempt(wire, request);
     },
   };
 }
@@ -174,7 +175,9 @@ async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> 
       timeout: timeoutMs,
       signal: stop?.signal,
     });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    // The adapters hand the text over beside the Response; a Response from elsewhere is read as usual.
+    const text = bodyTextOf(response) ?? (await response.text());
+    return { status: response.status, headers: response.headers, text };
   } catch (error) {
     throw failureOf(error, stop?.signal, signal, wire);
   } finally {
