@@ -28,15 +28,27 @@ export interface Redactor {
 /** The redactor of a client: with no secret (App-Id credentials are public), it changes nothing. */
 export function createRedactor(secret: string | undefined): Redactor {
   if (!secret) return { text: (text) => text, suspects: () => false, value: (value) => value };
-  const whole = new RegExp(secret.split("").map(spellings).join(""), "gi");
+  // Every spelling of the whole key: a large pattern, compiled only when a text could hold one (mayHoldWhole).
+  let whole: RegExp | undefined;
+  const wholePattern = () => (whole ??= new RegExp(secret.split("").map(spellings).join(""), "gi"));
+  const lowerSecret = secret.toLowerCase();
+  /**
+   * False only when no spelling of the whole key can be in `input`: each one but the key itself (in any case) needs
+   * `\`, `&` or `%`. The pattern's case-insensitive match never maps a character outside ASCII onto the key's, so a
+   * text it matches holds the key, lower-cased, in its lower-cased form. Ordinary answers stop here.
+   */
+  const mayHoldWhole = (input: string) =>
+    ESCAPE_CHARS.test(input) || input.toLowerCase().includes(lowerSecret);
   const base64 = base64Pattern(secret);
   const fragments = fragmentPattern(secret);
-  const text = (input: string) =>
-    redactFragments(input.replace(whole, REDACTED).replace(base64, REDACTED), secret, fragments);
+  const text = (input: string) => {
+    const unwholed = mayHoldWhole(input) ? input.replace(wholePattern(), REDACTED) : input;
+    return redactFragments(unwholed.replace(base64, REDACTED), secret, fragments);
+  };
   const suspects = (input: string) => {
     // A `\u` escape can spell an HTML entity or a percent sign that spells the key once decoded: look inside then.
     if (input.includes("\\u")) return true;
-    for (const pattern of [whole, base64, fragments]) {
+    for (const pattern of mayHoldWhole(input) ? [wholePattern(), base64, fragments] : [base64, fragments]) {
       pattern.lastIndex = 0;
       if (pattern.test(input)) return true;
     }
@@ -123,6 +135,9 @@ function redactFragments(input: string, secret: string, pattern: RegExp): string
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
+
+/** The characters every escaped spelling of a character needs: `\` (JSON), `&` (HTML), `%` (URLs). */
+const ESCAPE_CHARS = /[\\&%]/;
 
 /** Every way one character of the key may be written back: as is, JSON-escaped, as an HTML entity, percent-encoded. */
 function spellings(char: string): string {
