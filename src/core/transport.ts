@@ -111,7 +111,8 @@ export class Transport {
     input: CallInput,
     options: RequestOptions | undefined,
   ): Promise<CallResult<unknown>> {
-    const schemas = await loadSchemas();
+    const loaded = loadSchemas();
+    const schemas = loaded instanceof Promise ? await loaded : loaded;
     const operation = this.#operationOf(schemas, row, input);
     // Checked before a key is made: a bad option is refused without loading anything.
     if (options !== undefined) checkRequestOptions(options);
@@ -146,7 +147,7 @@ export class Transport {
 
   /** The operation a row and a method's input make: ids checked into the path, the input into a body or query. */
   #operationOf(schemas: Schemas, row: OperationRow, { params = {}, input }: CallInput): Operation {
-    const path = row.path.replace(/:(\w+)/g, (_, name: string) => pathSegment(name, params[name]));
+    const path = pathOf(row, params);
     let query: Query | undefined;
     if (row.query) {
       refuseMisplacedOptions(input, "query", row.call);
@@ -273,6 +274,24 @@ function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Reda
 function unwrapped(result: CallResult<unknown>, field: string | undefined): CallResult<unknown> {
   if (field === undefined) return result;
   return { ...result, data: (result.data as Record<string, unknown>)[field] };
+}
+
+/** Each row's path split at its `:name` parameters (literal, name, literal, ...): split once, not on every call. */
+const pathParts = new WeakMap<OperationRow, readonly string[]>();
+
+/** A row's path with its parameters' ids checked and encoded. */
+function pathOf(row: OperationRow, params: Record<string, unknown>): string {
+  let parts = pathParts.get(row);
+  if (parts === undefined) {
+    parts = row.path.split(/:(\w+)/);
+    pathParts.set(row, parts);
+  }
+  let path = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
+    path += pathSegment(name, params[name]) + (parts[i + 1] as string);
+  }
+  return path;
 }
 
 /** The route template of an operation (`/v1/payments/{paymentId}/status`): a span's name, without ids. */
