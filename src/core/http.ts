@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { KyInstance } from "ky";
+import type { KyInstance, Options } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
@@ -168,13 +168,11 @@ async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> 
   const stopForwarding = stop && onAbort(signal, () => stop.abort(ABORTED));
   try {
     const { method, headers, body, timeoutMs } = request;
-    const response = await wire.ky(request.url, {
-      method,
-      headers,
-      body,
-      timeout: timeoutMs,
-      signal: stop?.signal,
-    });
+    // Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object.
+    const options: Options = { method, headers, timeout: timeoutMs };
+    if (body !== undefined) options.body = body;
+    if (stop !== undefined) options.signal = stop.signal;
+    const response = await wire.ky(request.url, options);
     // The adapters hand the text over beside the Response; a Response from elsewhere is read as usual.
     const text = bodyTextOf(response) ?? (await response.text());
     return { status: response.status, headers: response.headers, text };

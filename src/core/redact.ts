@@ -31,28 +31,29 @@ export function createRedactor(secret: string | undefined): Redactor {
   // Every spelling of the whole key: a large pattern, compiled only when a text could hold one (mayHoldWhole).
   let whole: RegExp | undefined;
   const wholePattern = () => (whole ??= new RegExp(secret.split("").map(spellings).join(""), "gi"));
-  const lowerSecret = secret.toLowerCase();
   /**
-   * False only when no spelling of the whole key can be in `input`: each one but the key itself (in any case) needs
-   * `\`, `&` or `%`. The pattern's case-insensitive match never maps a character outside ASCII onto the key's, so a
-   * text it matches holds the key, lower-cased, in its lower-cased form. Ordinary answers stop here.
+   * Matches whenever a spelling of the whole key may be in a text: each one but the key itself (in any case) needs
+   * `\`, `&` or `%`. The big pattern's case-insensitive match never maps a character outside ASCII onto the key's,
+   * so a text it matches holds the key in some case, or an escape character. Ordinary answers stop here.
    */
-  const mayHoldWhole = (input: string) =>
-    ESCAPE_CHARS.test(input) || input.toLowerCase().includes(lowerSecret);
+  const mayHoldWhole = new RegExp(`[\\\\&%]|${escapeRegExp(secret)}`, "i");
   const base64 = base64Pattern(secret);
   const fragments = fragmentPattern(secret);
+  /**
+   * What `suspects` looks for case-sensitively, in one scan: a `\u` escape (it can spell an HTML entity or a percent
+   * sign that spells the key once decoded: the parsed value is looked inside then), the key in base64, a piece of it.
+   */
+  const escapeOrPiece = new RegExp(`\\\\u|${base64.source}|${fragments.source}`);
   const text = (input: string) => {
-    const unwholed = mayHoldWhole(input) ? input.replace(wholePattern(), REDACTED) : input;
+    const unwholed = mayHoldWhole.test(input) ? input.replace(wholePattern(), REDACTED) : input;
     return redactFragments(unwholed.replace(base64, REDACTED), secret, fragments);
   };
   const suspects = (input: string) => {
-    // A `\u` escape can spell an HTML entity or a percent sign that spells the key once decoded: look inside then.
-    if (input.includes("\\u")) return true;
-    for (const pattern of mayHoldWhole(input) ? [wholePattern(), base64, fragments] : [base64, fragments]) {
-      pattern.lastIndex = 0;
-      if (pattern.test(input)) return true;
-    }
-    return false;
+    if (escapeOrPiece.test(input)) return true;
+    if (!mayHoldWhole.test(input)) return false;
+    const pattern = wholePattern();
+    pattern.lastIndex = 0;
+    return pattern.test(input);
   };
   const value = (input: unknown): unknown => {
     if (typeof input === "string") return text(input);
@@ -135,9 +136,6 @@ function redactFragments(input: string, secret: string, pattern: RegExp): string
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 }
-
-/** The characters every escaped spelling of a character needs: `\` (JSON), `&` (HTML), `%` (URLs). */
-const ESCAPE_CHARS = /[\\&%]/;
 
 /** Every way one character of the key may be written back: as is, JSON-escaped, as an HTML entity, percent-encoded. */
 function spellings(char: string): string {
