@@ -6,7 +6,7 @@
 // `node` package, installed into .tmp/node-<major> on first use), giving the Node 22 and 24 columns; the other
 // sections run on the Node that runs this script.
 //
-//   node bench/run.mjs [--quick] [--only=http,own,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
+//   node bench/run.mjs [--quick] [--rounds=N] [--only=http,own,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
 //                      [--json=out.json]
 import { writeFileSync } from "node:fs";
 import { render as renderBundle } from "./bundle.mjs";
@@ -22,6 +22,8 @@ import { render as renderLoopback } from "./watchers-loopback.mjs";
 
 const args = parseArgs();
 const quick = Boolean(args.quick);
+/** `--rounds=N`: the rounds of the HTTP, own-work and cold-start sections (a shorter full run on a busy machine). */
+const rounds = typeof args.rounds === "string" ? Number(args.rounds) : undefined;
 const only = typeof args.only === "string" ? new Set(args.only.split(",")) : undefined;
 const script = (name) => new URL(`./${name}`, import.meta.url).pathname;
 const nodes = String(args.nodes ?? "22,24").split(",");
@@ -34,7 +36,9 @@ const SECTIONS = [
     "http",
     "Per request over loopback (server in its own process)",
     "http.mjs",
-    quick ? ["--rounds=3", "--seq=100", "--conc=512"] : ["--rounds=15", "--seq=200", "--conc=1024"],
+    quick
+      ? ["--rounds=3", "--seq=100", "--conc=512"]
+      : [`--rounds=${rounds ?? 15}`, "--seq=200", "--conc=1024"],
     ["--expose-gc"],
     renderHttp,
   ],
@@ -42,7 +46,7 @@ const SECTIONS = [
     "own",
     "The SDK's own work per call, without the network (fetch answers from memory)",
     "own-work.mjs",
-    quick ? ["--rounds=3", "--calls=1000"] : ["--rounds=9", "--calls=3000"],
+    quick ? ["--rounds=3", "--calls=1000"] : [`--rounds=${rounds ?? 9}`, "--calls=3000"],
     [],
     renderOwnWork,
   ],
@@ -58,7 +62,7 @@ const SECTIONS = [
     "import",
     "Cold start: import, and import + the first call (fresh process each sample)",
     "cold-import.mjs",
-    [quick ? "--rounds=3" : "--rounds=11"],
+    [quick ? "--rounds=3" : `--rounds=${rounds ?? 11}`],
     [],
     renderImport,
   ],
