@@ -1,6 +1,8 @@
 // Per-request cost of the SDK against raw fetch, undici.request, openai-node and stripe-node, over a keep-alive
 // HTTP server on 127.0.0.1 that runs in a child process (the client process is measured alone). Every variant
-// sends the same headers (stripe-node sends its POST form-encoded, its own format). Each sample measures wall
+// is given the same headers (stripe-node sends its POST form-encoded, its own format); what each adds to them shows
+// in the "request head" column: the bytes of its request line and headers, as a raw TCP server receives them
+// (lib/header-bytes.mjs, counted once before the timing). Each sample measures wall
 // time and the client's CPU time (`process.cpuUsage`, user + system) per request. Variants run round-robin
 // (rotating the starting variant each round) so that drift hits them alike; the result is the median over rounds
 // of each variant's µs/request, and the median over rounds of its ratio to raw fetch measured in the same round,
@@ -30,6 +32,7 @@ import {
   table,
 } from "./lib/common.mjs";
 import { API_KEY, API_VERSION, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { requestHeadBytes } from "./lib/header-bytes.mjs";
 
 const VERSION_HEADER = "Mock-Version";
 const CONCURRENCY = 64;
@@ -61,7 +64,7 @@ export async function variants(url) {
   const openai = new OpenAI({ apiKey: API_KEY, baseURL: url, maxRetries: 2, timeout: 30_000 });
   const { hostname, port } = new URL(url);
   const stripe = new Stripe(API_KEY, { host: hostname, port, protocol: "http", maxNetworkRetries: 2 });
-  const { createNodeFetch } = await loadAdapter();
+  const { createNodeFetch, bodyTextOf } = await loadAdapter();
   // As core/http.ts creates and calls ky: only ky's documented options, nothing around the adapter.
   const kyFloor = ky.create({
     retry: 0,
@@ -69,7 +72,8 @@ export async function variants(url) {
     redirect: "manual",
     fetch: createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 }),
   });
-  const parsed = (response) => response.text().then(JSON.parse);
+  // The adapter hands its answer's text over beside the Response (src/core/wire/response.ts): read as the SDK reads it.
+  const parsed = (response) => JSON.parse(bodyTextOf(response));
   const statusPath = `/v1/payments/${PAYMENT_ID}/status`;
   const statusUrl = `${url}${statusPath}`;
   const createUrl = `${url}/v1/payments`;
@@ -160,6 +164,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
   requireDist();
   const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
   try {
+    const headBytes = await requestHeadBytes(variants);
     const v = await variants(server.url);
     for (const group of [v.get, v.post]) for (const call of Object.values(group)) v.check(await call());
     const blocks = [];
@@ -209,6 +214,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
           const toFloor = ratios(cpuOf(name), cpuOf(FLOOR));
           return {
             name,
+            headerBytes: headBytes[block.method.startsWith("GET") ? "get" : "post"][name],
             us: median(wallOf(name)),
             ratioToFetch: wall.median,
             ratioRange: [wall.p25, wall.p75],
@@ -237,6 +243,7 @@ export function render(results) {
         block.method,
         block.mode,
         variant.name,
+        fmt.bytes(variant.headerBytes),
         fmt.us(variant.us),
         `${fmt.ratio(variant.ratioToFetch)} ${range(variant.ratioRange)}`,
         fmt.us(variant.cpuUs),
@@ -251,6 +258,7 @@ export function render(results) {
       "operation",
       "mode",
       "variant",
+      "request head",
       "wall / request",
       "wall vs fetch",
       "client CPU / request",

@@ -1,22 +1,49 @@
-// 5,000 concurrent `payments.watch()` consumers over loopback HTTP against the package's mock server (a real
-// `node:http` server on 127.0.0.1, unlike bench/watchers.mjs, whose client talks to the mock in process). The
-// payments are created first, then watched while the mock completes them at spread-out times over two poll
-// intervals. Counts the TCP connections the client opened (diagnostics channel `net.client.socket`, which the
-// server's accepted sockets do not publish to) and the most open at once: with the default wire they stay within
-// `maxSockets`, where global fetch opened one per concurrent poll. Server and client share the process, so the
-// CPU figure is the two together.
+// 10,000 concurrent `payments.watch()` consumers over loopback HTTP against the package's mock server (a real
+// `node:http` server on 127.0.0.1 in its own process, lib/watch-server.mjs; unlike bench/watchers.mjs, whose client
+// talks to the mock in process). The payments are created first, then watched while the mock completes them at
+// spread-out times over two poll intervals. Reports the client's CPU per status poll and status polls per
+// core-second (the client process alone), and counts the TCP connections it opened (diagnostics channel
+// `net.client.socket`) and the most open at once: with the default wire they stay within `maxSockets`, where global
+// fetch opened one per concurrent poll.
 //
-//   node bench/watchers-loopback.mjs [--watchers=5000] [--maxSockets=32] [--json]
+//   node bench/watchers-loopback.mjs [--watchers=10000] [--maxSockets=32] [--json]
+import { spawn } from "node:child_process";
 import { subscribe } from "node:diagnostics_channel";
-import { DIST, DIST_TESTING, fmt, isMain, parseArgs, requireDist, table } from "./lib/common.mjs";
+import { createInterface } from "node:readline";
+import { DIST, fmt, isMain, parseArgs, ROOT, requireDist, table } from "./lib/common.mjs";
 
 const POLL_IN_MS = 500;
 
-export async function measure({ watchers = 5000, maxSockets = 32, log = () => {} } = {}) {
+/** The mock in its own process, with `payments` payments made; `go()` starts completing them. */
+function startWatchServer(payments) {
+  const script = new URL("./lib/watch-server.mjs", import.meta.url).pathname;
+  const child = spawn(process.execPath, [script, `--payments=${payments}`, `--pollInMs=${POLL_IN_MS}`], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout });
+  const next = () =>
+    new Promise((resolve, reject) => {
+      lines.once("line", (line) => resolve(JSON.parse(line)));
+      child.once("exit", (code) => reject(new Error(`watch-server exited with ${code}`)));
+    });
+  return next().then((info) => ({
+    ...info,
+    go: () => child.stdin.write("go\n"),
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  }));
+}
+
+export async function measure({ watchers = 10_000, maxSockets = 32, log = () => {} } = {}) {
   requireDist();
   const { MerchantPaymentsClient } = await import(DIST);
-  const { startMockServer } = await import(DIST_TESTING);
-  const server = await startMockServer({ pollInMs: POLL_IN_MS, requestLogLimit: 100 });
+  const server = await startWatchServer(watchers);
+  log(`watchers-loopback: ${server.ids.length} payments created`);
   let socketsOpened = 0;
   let open = 0;
   let mostOpen = 0;
@@ -27,32 +54,19 @@ export async function measure({ watchers = 5000, maxSockets = 32, log = () => {}
   });
   try {
     const client = new MerchantPaymentsClient({
-      apiKey: server.service.keys.test,
+      apiKey: server.apiKey,
       baseUrl: server.url,
-      merchantId: server.service.merchantId,
+      merchantId: server.merchantId,
       maxSockets,
       timeoutMs: 60_000,
     });
-    const ids = [];
-    for (let i = 0; i < watchers; i += 500) {
-      const batch = Array.from({ length: Math.min(500, watchers - i) }, (_, k) =>
-        client.payments.create({
-          referenceId: `order-${i + k}`,
-          amount: { unit: "iso4217/USD", value: "1999" },
-        }),
-      );
-      for (const created of await Promise.all(batch)) ids.push(created.id);
-    }
-    log(`watchers-loopback: ${ids.length} payments created`);
     const start = performance.now();
     const cpu = process.cpuUsage();
-    const completions = ids.map((id, i) =>
-      setTimeout(() => server.service.completePayment(id), Math.round((i / watchers) * 2 * POLL_IN_MS)),
-    );
+    server.go();
     let polls = 0;
     let finals = 0;
     await Promise.all(
-      ids.map(async (id) => {
+      server.ids.map(async (id) => {
         for await (const status of client.payments.watch(id, { minIntervalMs: 0 })) {
           polls++;
           if (status.isFinal && status.status === "succeeded") finals++;
@@ -60,7 +74,7 @@ export async function measure({ watchers = 5000, maxSockets = 32, log = () => {}
       }),
     );
     const used = process.cpuUsage(cpu);
-    for (const timer of completions) clearTimeout(timer);
+    const cpuSeconds = (used.user + used.system) / 1e6;
     return {
       watchers,
       maxSockets,
@@ -69,10 +83,11 @@ export async function measure({ watchers = 5000, maxSockets = 32, log = () => {}
       socketsOpened,
       mostOpen,
       wallMs: performance.now() - start,
-      cpuMsPerPoll: (used.user + used.system) / 1000 / polls,
+      cpuMsPerPoll: (cpuSeconds * 1000) / polls,
+      pollsPerCoreSecond: polls / cpuSeconds,
     };
   } finally {
-    await server.close();
+    await server.stop();
   }
 }
 
@@ -86,7 +101,8 @@ export function render(r) {
       "most open at once",
       "maxSockets",
       "wall",
-      "CPU / poll (client + server)",
+      "client CPU / poll",
+      "polls / core-second",
     ],
     [
       [
@@ -98,6 +114,7 @@ export function render(r) {
         r.maxSockets,
         fmt.ms(r.wallMs),
         `${(r.cpuMsPerPoll * 1000).toFixed(0)} µs`,
+        fmt.int(r.pollsPerCoreSecond),
       ],
     ],
   );
@@ -106,7 +123,7 @@ export function render(r) {
 if (isMain(import.meta.url)) {
   const args = parseArgs();
   const result = await measure({
-    watchers: Number(args.watchers ?? 5000),
+    watchers: Number(args.watchers ?? 10_000),
     maxSockets: Number(args.maxSockets ?? 32),
     log: (line) => process.stderr.write(`${line}\n`),
   });

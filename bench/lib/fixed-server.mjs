@@ -3,16 +3,8 @@
 // POST ...        -> 201, a payment creation answer (the request body is read in full first)
 // Run as a child process: it prints `{ "url": ... }` once listening.
 import { createServer } from "node:http";
-import { STATUS_BODY } from "./status-body.mjs";
+import { CREATE_BODY, STATUS_BODY } from "./status-body.mjs";
 
-const CREATE_BODY = JSON.stringify({
-  id: "pay_gE4K0FQ33S2rDKWyPDWCQfR0",
-  paymentLink: "https://pay.example/portal/pay_gE4K0FQ33S2rDKWyPDWCQfR0",
-  status: "requires_action",
-  referenceId: "order-0000042",
-  amount: { unit: "iso4217/USD", value: "1999" },
-  expiresAt: "2026-02-19T11:00:00.000Z",
-});
 const HEADERS = {
   "content-type": "application/json",
   "request-id": "req_TuuqNE4UYbMooDqpS2tb",

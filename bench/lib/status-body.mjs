@@ -19,3 +19,13 @@ export const STATUS_BODY = JSON.stringify({
     memo: "Checkout for order 0000042 (2 items)",
   },
 });
+
+/** The payment creation answer (201) of the fixed server and of the in-memory `fetch`. */
+export const CREATE_BODY = JSON.stringify({
+  id: "pay_gE4K0FQ33S2rDKWyPDWCQfR0",
+  paymentLink: "https://pay.example/portal/pay_gE4K0FQ33S2rDKWyPDWCQfR0",
+  status: "requires_action",
+  referenceId: "order-0000042",
+  amount: { unit: "iso4217/USD", value: "1999" },
+  expiresAt: "2026-02-19T11:00:00.000Z",
+});

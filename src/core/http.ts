@@ -20,10 +20,11 @@
  *
  * @module
  */
-import type { KyInstance } from "ky";
+import type { KyInstance, Options } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
+import { bodyTextOf } from "./wire/response.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 export type { SocketPool } from "./wire/pool.js";
@@ -113,8 +114,8 @@ export function createHttp(options: HttpOptions): Http {
   };
   return {
     pool,
-    async send(request) {
-      return attempt(wire ?? (await load()), request);
+    send(request) {
+      return wire === undefined ? load().then((loaded) => attempt(loaded, request)) : attempt(wire, request);
     },
   };
 }
@@ -167,14 +168,14 @@ async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> 
   const stopForwarding = stop && onAbort(signal, () => stop.abort(ABORTED));
   try {
     const { method, headers, body, timeoutMs } = request;
-    const response = await wire.ky(request.url, {
-      method,
-      headers,
-      body,
-      timeout: timeoutMs,
-      signal: stop?.signal,
-    });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    // Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object.
+    const options: Options = { method, headers, timeout: timeoutMs };
+    if (body !== undefined) options.body = body;
+    if (stop !== undefined) options.signal = stop.signal;
+    const response = await wire.ky(request.url, options);
+    // The adapters hand the text over beside the Response; a Response from elsewhere is read as usual.
+    const text = bodyTextOf(response) ?? (await response.text());
+    return { status: response.status, headers: response.headers, text };
   } catch (error) {
     throw failureOf(error, stop?.signal, signal, wire);
   } finally {

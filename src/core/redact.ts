@@ -28,19 +28,32 @@ export interface Redactor {
 /** The redactor of a client: with no secret (App-Id credentials are public), it changes nothing. */
 export function createRedactor(secret: string | undefined): Redactor {
   if (!secret) return { text: (text) => text, suspects: () => false, value: (value) => value };
-  const whole = new RegExp(secret.split("").map(spellings).join(""), "gi");
+  // Every spelling of the whole key: a large pattern, compiled only when a text could hold one (mayHoldWhole).
+  let whole: RegExp | undefined;
+  const wholePattern = () => (whole ??= new RegExp(secret.split("").map(spellings).join(""), "gi"));
+  /**
+   * Matches whenever a spelling of the whole key may be in a text: each one but the key itself (in any case) needs
+   * `\`, `&` or `%`. The big pattern's case-insensitive match never maps a character outside ASCII onto the key's,
+   * so a text it matches holds the key in some case, or an escape character. Ordinary answers stop here.
+   */
+  const mayHoldWhole = new RegExp(`[\\\\&%]|${escapeRegExp(secret)}`, "i");
   const base64 = base64Pattern(secret);
   const fragments = fragmentPattern(secret);
-  const text = (input: string) =>
-    redactFragments(input.replace(whole, REDACTED).replace(base64, REDACTED), secret, fragments);
+  /**
+   * What `suspects` looks for case-sensitively, in one scan: a `\u` escape (it can spell an HTML entity or a percent
+   * sign that spells the key once decoded: the parsed value is looked inside then), the key in base64, a piece of it.
+   */
+  const escapeOrPiece = new RegExp(`\\\\u|${base64.source}|${fragments.source}`);
+  const text = (input: string) => {
+    const unwholed = mayHoldWhole.test(input) ? input.replace(wholePattern(), REDACTED) : input;
+    return redactFragments(unwholed.replace(base64, REDACTED), secret, fragments);
+  };
   const suspects = (input: string) => {
-    // A `\u` escape can spell an HTML entity or a percent sign that spells the key once decoded: look inside then.
-    if (input.includes("\\u")) return true;
-    for (const pattern of [whole, base64, fragments]) {
-      pattern.lastIndex = 0;
-      if (pattern.test(input)) return true;
-    }
-    return false;
+    if (escapeOrPiece.test(input)) return true;
+    if (!mayHoldWhole.test(input)) return false;
+    const pattern = wholePattern();
+    pattern.lastIndex = 0;
+    return pattern.test(input);
   };
   const value = (input: unknown): unknown => {
     if (typeof input === "string") return text(input);

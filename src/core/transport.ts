@@ -130,7 +130,8 @@ export class Transport {
     input: CallInput,
     options: RequestOptions | undefined,
   ): Promise<CallResult<unknown>> {
-    const schemas = await loadSchemas();
+    const loaded = loadSchemas();
+    const schemas = loaded instanceof Promise ? await loaded : loaded;
     const operation = this.#operationOf(schemas, row, input);
     // Checked before a key is made: a bad option is refused without loading anything.
     if (options !== undefined) checkRequestOptions(options);

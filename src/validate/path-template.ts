@@ -66,5 +66,28 @@ export function templateParameters(path: string): string[] {
  * @throws {InputValidationError} naming the parameter when its value is not an id (empty, `.`, `..`, whitespace).
  */
 export function fillPath(template: string, params: Readonly<Record<string, unknown>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => pathSegment(name, params[name]));
+  const parts = partsOf(template);
+  let path = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
+    path += pathSegment(name, params[name]) + (parts[i + 1] as string);
+  }
+  return path;
+}
+
+/**
+ * Templates split at their `{name}` parameters (literal, name, literal, …): split once, not on every call. The
+ * built-in operations have a dozen; custom ones are the caller's literals, and past {@link MAX_SPLIT_TEMPLATES} a
+ * template is split each time rather than kept.
+ */
+const splitTemplates = new Map<string, readonly string[]>();
+const MAX_SPLIT_TEMPLATES = 256;
+
+function partsOf(template: string): readonly string[] {
+  let parts = splitTemplates.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    if (splitTemplates.size < MAX_SPLIT_TEMPLATES) splitTemplates.set(template, parts);
+  }
+  return parts;
 }

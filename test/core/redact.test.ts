@@ -443,6 +443,26 @@ describe("echoes in any spelling, in everything the SDK returns or throws (#12.5
     expectNoOddKey(seen, "log lines and hook payloads");
   });
 
+  it("a key echoed in another case beside characters outside ASCII, with no escape in the body, is redacted", async () => {
+    // The plain-text answer skips the pattern of escaped spellings: what it looks for instead must still find this.
+    const plainKey = "mock_test_sk_PlainEcho7Kelvin0s";
+    const echoes = [
+      plainKey.toUpperCase(),
+      `\u212a${plainKey.toLowerCase()}\u017f`,
+      `\u0130${plainKey}\u0131`,
+    ];
+    const body = JSON.stringify({ status: "processing", isFinal: false, pollInMs: 5, echoes });
+    await server.reset();
+    server.script({ kind: "text", status: 200, body, contentType: "application/json" });
+    const plain = new MerchantPaymentsClient({
+      apiKey: plainKey,
+      baseUrl: server.url,
+      merchantId: "mrch_secret",
+    });
+    const data = (await plain.payments.status("pay_1")) as unknown as { echoes: string[] };
+    expect(data.echoes).toEqual(["[redacted]", "\u212a[redacted]\u017f", "\u0130[redacted]\u0131"]);
+  });
+
   it("a key echoed in a 2xx body of the wrong shape stays out of the ResponseValidationError", async () => {
     const body = `{"status":"${unicodeEscaped(ODD_KEY)}","isFinal":"no","${unicodeEscaped(ODD_KEY)}":1}`;
     const result = await answer({ kind: "text", status: 200, body, contentType: "application/json" }, (c) =>

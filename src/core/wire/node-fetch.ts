@@ -7,18 +7,23 @@
  * It behaves as fetch does where the SDK relies on it: content encodings (gzip, deflate, br) are decoded, a 3xx comes
  * back as it is (never followed: that would carry the Api-Key header to wherever it points), and the request's signal
  * destroys the socket at any point, headers or body. Unlike fetch it reads the whole body before resolving, counting
- * decoded bytes: past `maxResponseBytes` it stops inflating, drops the connection, and rejects with `too_large`.
+ * decoded bytes: past `maxResponseBytes` it stops inflating, drops the connection, and rejects with `too_large`; and
+ * the Response it resolves with carries the headers only, the text beside it (`response.ts`).
  *
  * @module
  */
-import http, { type Agent, type IncomingMessage } from "node:http";
+import http, { type Agent, type IncomingMessage, type RequestOptions } from "node:http";
 import https from "node:https";
 import { pipeline, type Readable, type Transform } from "node:stream";
+import { urlToHttpOptions } from "node:url";
 import zlib from "node:zlib";
 import { MAX_CONTENT_CODINGS, WireFailure } from "./failure.js";
 import { createSocketPool, type SocketPool } from "./pool.js";
 import { plainHeaders, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
+
+/** How the transport (and the bench's ky floor, which loads this module alone) reads an answer's text. */
+export { bodyTextOf } from "./response.js";
 
 /** The agents of each pool, made when the first client of its family sends. */
 const agentsOfPool = new WeakMap<SocketPool, { http: Agent; https: Agent }>();
@@ -49,7 +54,31 @@ export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
   };
 }
 
-/** Sends one request and resolves with its whole, decoded answer as a global Response (what ky accepts). */
+/** Where each origin the wire has sent to is, as `node:http` takes it: parsed once, not on every request. */
+const targets = new Map<string, Pick<RequestOptions, "protocol" | "hostname" | "port">>();
+/** Past this many origins the cache starts again: a client talks to one or two. */
+const MAX_TARGETS = 64;
+
+/** `node:http` options for an absolute http(s) URL (a Request's, so already parsed and serialised by WHATWG URL). */
+function targetOf(href: string): RequestOptions {
+  const pathStart = href.indexOf("/", href.indexOf("//") + 2);
+  const origin = pathStart === -1 ? href : href.slice(0, pathStart);
+  let target = targets.get(origin);
+  if (target === undefined) {
+    const { protocol, hostname, port } = urlToHttpOptions(new URL(origin));
+    target = { protocol, hostname, port };
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    targets.set(origin, target);
+  }
+  const hash = href.indexOf("#", pathStart);
+  const path = pathStart === -1 ? "/" : href.slice(pathStart, hash === -1 ? undefined : hash);
+  return { ...target, path };
+}
+
+/**
+ * Sends one request and resolves with its whole, decoded answer as a global Response (what ky accepts), its text
+ * beside it (`bodyTextOf`).
+ */
 function exchange(
   request: Request,
   body: string | undefined,
@@ -62,13 +91,12 @@ function exchange(
       reject(signal.reason);
       return;
     }
-    const url = new URL(request.url);
-    const send = url.protocol === "https:" ? https.request : http.request;
-    const outgoing = send(url, {
-      method: request.method,
-      headers: outgoingHeaders(request.headers, body),
-      agent: agentFor(url.protocol),
-    });
+    const target = targetOf(request.url);
+    const send = target.protocol === "https:" ? https.request : http.request;
+    target.method = request.method;
+    target.headers = outgoingHeaders(request.headers, body);
+    target.agent = agentFor(target.protocol as string);
+    const outgoing = send(target);
     let settled = false;
     const settle = (finish: () => void) => {
       if (settled) return;
@@ -132,7 +160,9 @@ function readBody(incoming: IncomingMessage, method: string, limit: number): Pro
       }
       chunks.push(chunk);
     });
-    source.on("end", () => resolve(Buffer.concat(chunks, size).toString("utf8")));
+    source.on("end", () =>
+      resolve((chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)).toString("utf8")),
+    );
     // A body cut off (the socket closed before its end) or a corrupt encoding: the answer never arrived whole.
     // The status arrived: the service answered, so this is never "could not reach the service".
     const status = incoming.statusCode ?? 0;
@@ -200,9 +230,10 @@ function resolveWith(
   text: string,
 ): void {
   try {
-    const headers = new Headers();
+    // Name and value pairs, as they arrived: the Response checks and copies them once.
+    const headers: [string, string][] = [];
     const raw = incoming.rawHeaders;
-    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i] as string, raw[i + 1] as string]);
     resolve(wholeResponse(incoming.statusCode ?? 0, headers, text));
   } catch (cause) {
     // A header fetch would refuse: not an HTTP answer fetch could have given either.

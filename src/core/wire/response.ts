@@ -1,6 +1,11 @@
 /**
- * The one shape both fetches under ky answer with: a global `Response` holding a whole body, already read and counted
- * (ky only accepts the global class, and a body read before `fetch` resolves lets ky's `timeout` cover it).
+ * The one shape both fetches under ky answer with: a global `Response` (ky only accepts the global class) for a body
+ * already read whole and counted (a body read before `fetch` resolves lets ky's `timeout` cover it).
+ *
+ * The body's text goes to the transport beside the Response, not inside it: ky never reads a body when
+ * `throwHttpErrors` is off and no hook is set (the SDK's settings), so a body stream that only the transport would
+ * read back would be built, encoded to bytes and decoded again on every request for nothing. The Response ky gets
+ * has no body; {@link bodyTextOf} gives its text.
  *
  * @module
  */
@@ -9,21 +14,32 @@ import { WireFailure } from "./failure.js";
 /** Statuses whose Response must have a null body. */
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
+/** The whole text of each answer the adapters made, until the transport reads it (or the Response is dropped). */
+const bodyTexts = new WeakMap<Response, string>();
+
 /**
- * A whole answer as a global `Response`. A status outside 200–599 or a header fetch would refuse is not an HTTP answer
- * fetch could have given either: a network failure.
+ * A whole answer as a global `Response`, its text kept for {@link bodyTextOf}. A status outside 200–599 or a header
+ * fetch would refuse is not an HTTP answer fetch could have given either: a network failure.
  */
-export function wholeResponse(status: number, headers: Headers, text: string): Response {
-  const hadType = headers.has("content-type");
+export function wholeResponse(status: number, headers: HeadersInit, text: string): Response {
   let response: Response;
   try {
-    response = new Response(NULL_BODY_STATUSES.has(status) ? null : text, { status, headers });
+    // No body: no stream, and no `text/plain` content type invented for it; the headers are only those that arrived.
+    response = new Response(null, { status, headers });
   } catch (cause) {
     throw new WireFailure("network", { cause });
   }
-  // A text body makes Response invent `text/plain`: the answer keeps only the headers that arrived.
-  if (!hadType) response.headers.delete("content-type");
+  bodyTexts.set(response, NULL_BODY_STATUSES.has(status) ? "" : text);
   return response;
+}
+
+/**
+ * The body text of an answer made by {@link wholeResponse}, as `response.text()` would have given it (one leading BOM
+ * dropped, as fetch's UTF-8 decoding does); `undefined` for any other Response.
+ */
+export function bodyTextOf(response: Response): string | undefined {
+  const text = bodyTexts.get(response);
+  return text !== undefined && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** True for statuses whose answer has no body (and methods that get none). */
