@@ -16,7 +16,7 @@
 //   (`examples/`, `tools/`, `bench/`).
 //
 // - the README ≤ 16 KB (bytes; issue #28): the first ten minutes of a newcomer, the rest lives in docs/;
-// - the packed package (`npm pack --dry-run` of the build): tarball ≤ 600 kB, unpacked ≤ 2.3 MB, and no source map
+// - the packed package (`npm pack --dry-run` of the build): tarball ≤ 650 kB, unpacked ≤ 2.55 MB, and no source map
 //   carries `sourcesContent` (a second copy of every source; 2.3 MB of 4.0 MB before issue #28: see tsup.config.ts).
 //
 // Prints each budget with its measured value and exits 1 when one is exceeded.
@@ -37,20 +37,24 @@ const KB = 1000;
  * fetch build's fallback), the operations table, errors that serialise and brand-check, env warnings, and reading in
  * bounded time with the key redacted in any encoding (together about 3 KB). Measured 37.8 / 22.7 KB. Then
  * `client.request` (custom operations: the operation's check, the path-template rule, the JSON body rule; issue
- * #26, +1.5 KB): measured 39.3 / 24.2 KB.
+ * #26, +1.5 KB): measured 39.3 / 24.2 KB. Then issue #25's guarantees and #28's messages (+3.2 KB): the table of active
+ * ISO 4217 codes and their minor units (1.1 KB, shared with the mock), the observer guard (0.4), one deadline per wait
+ * (0.3), error kinds by registered symbol (0.3), bounded drift work, one rule for buyer URLs, and errors that name
+ * the host, port and TLS and carry the first "did you mean" (0.3): measured 42.6 / 27.4 KB.
  */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 39.8 * KB },
-  own: { target: 12 * KB, ceiling: 24.7 * KB },
+  total: { target: 25 * KB, ceiling: 43.1 * KB },
+  own: { target: 12 * KB, ceiling: 27.9 * KB },
 };
 
 /** The README's budget (issue #28): bytes, as `wc -c` counts them. */
 const README_BYTES = 16 * 1024;
 /**
  * The packed package (issue #28: 1.1 MB tarball, 4.0 MB unpacked before). Measured after: 491 kB and 1.93 MB, of
- * which 613 kB source maps without `sourcesContent`; the ceilings leave room for the work in flight.
+ * which 613 kB source maps without `sourcesContent`. Then the doctor's bin (`dist/doctor/`, issue #26) and issue #25's
+ * code: 613 kB and 2.41 MB (maps 785 kB); the ceilings leave about 5 % of room.
  */
-const PACKED = { tarball: 600 * KB, unpacked: 2300 * KB };
+const PACKED = { tarball: 650 * KB, unpacked: 2550 * KB };
 
 /** Issue #20's target for the root install: what a newcomer's `npm ci` puts on disk. */
 const ROOT_INSTALL_BYTES = 250 * 1024 * 1024;
