@@ -185,7 +185,10 @@ export async function main(): Promise<void> {
   if (left.length > 0) console.log(`not settled, retry later: ${left.join(", ")}`);
 }
 
-/** Settings from the environment: `WORKER_CAPACITY`, `WATCH_MS`, `LEASE_SECONDS`, `WORKER_NAME`, `TRACE_HEADER`. */
+/**
+ * Settings from the environment: `WORKER_CAPACITY`, `WATCH_MS`, `LEASE_SECONDS` (without a heartbeat; at least
+ * 10), `WORKER_NAME`, `TRACE_HEADER`.
+ */
 async function runQueueWorker(client: MerchantPaymentsClient, signal: AbortSignal): Promise<void> {
   const env = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
   const leaseSeconds = env("LEASE_SECONDS");

@@ -79,9 +79,13 @@ start() {
   local attempt port
   for attempt in 1 2 3 4 5; do
     port="$(free_port)"
-    # Loopback only, the socket in the data dir (never /var/run/postgresql), no durability: a test server.
+    # Loopback only, the socket in the data dir (never /var/run/postgresql), no durability: a test server. Its
+    # databases are created and filled in bulk seconds before they are used: autovacuum looks every second (not
+    # every minute) so that the planner has statistics, as a long-running server's tables do. Without them
+    # pg-boss's settle and heartbeat statements scan every active job instead of using the primary key.
+    # (docs/workers.md, "The database").
     if as_owner "$bin/pg_ctl" start -w -t 60 -D "$data_dir" -l "$data_dir/server.log" \
-      -o "-p $port -c listen_addresses=127.0.0.1 -k $data_dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+      -o "-p $port -c listen_addresses=127.0.0.1 -k $data_dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c autovacuum_naptime=1s" \
       >/dev/null; then
       echo "$port" >"$port_file"
       say "started on 127.0.0.1:$port (attempt $attempt)"

@@ -7,9 +7,12 @@
  * - One job per order at a time: the queue's `exclusive` policy with the order id as `singletonKey` (a unique
  *   index over queued and active jobs), so a payment is never watched by two workers at once and enqueueing twice
  *   is a no-op.
- * - A lease: a job active longer than `leaseSeconds` is failed by pg-boss's supervisor and retried at once, so the
- *   payments of a worker killed with SIGKILL are taken over within `leaseSeconds + superviseSeconds` plus one
- *   fetch interval. A worker watches a job for less than its lease (`watchMs`), then hands it on.
+ * - A lease kept by heartbeats: a worker renews the claim on every job it holds ({@link WatchQueue.renew}, pg-boss's
+ *   `touch`, one statement per thousand jobs) more often than `leaseSeconds`; a job whose claim was not renewed
+ *   for `leaseSeconds` is failed by pg-boss's supervisor and retried at once. So the payments of a worker killed
+ *   with SIGKILL are taken over within `leaseSeconds + superviseSeconds` plus one fetch interval, while a live
+ *   worker keeps a payment for as long as it watches it (at most `maxWatchSeconds`, pg-boss's expiry), with no
+ *   write per payment in between.
  * - {@link WatchQueue.requeue} completes the job and enqueues the next watch of the order in one transaction: a
  *   payment whose watch ran out, or whose worker is shutting down, is never dropped.
  *
@@ -32,8 +35,13 @@ export type WatchJob = Job<WatchJobData>;
 
 /** Settings of the queue (the same in every process of the shop). */
 export interface WatchQueueOptions {
-  /** How long a worker may hold a job before pg-boss hands it to another worker. Default 90 s. */
+  /**
+   * How long a worker's claim on a job lasts without a heartbeat before pg-boss hands the job to another worker
+   * (pg-boss's `heartbeatSeconds`: at least 10). Default 30 s.
+   */
   leaseSeconds?: number;
+  /** The longest a worker may hold one job, heartbeats or not (pg-boss's `expireInSeconds`). Default 1 hour. */
+  maxWatchSeconds?: number;
   /** How often pg-boss's supervisor looks for jobs past their lease. Default 10 s. */
   superviseSeconds?: number;
   /** Run the supervisor in this process (workers: true; the shop's web processes: false). Default false. */
@@ -54,8 +62,10 @@ export class WatchQueue {
   private constructor(
     private readonly boss: PgBoss,
     private readonly db: SqlDatabase,
-    /** The lease of a job in seconds: a worker's watch of one job must end before it. */
+    /** How long a claim lasts without a heartbeat, in seconds: a worker renews its claims more often. */
     readonly leaseSeconds: number,
+    /** The longest a worker may hold one job, in seconds: a worker's watch of one job must end before it. */
+    readonly maxWatchSeconds: number,
   ) {}
 
   /**
@@ -64,8 +74,19 @@ export class WatchQueue {
    */
   static async open(db: SqlDatabase, url: string, options: WatchQueueOptions = {}): Promise<WatchQueue> {
     const { PgBoss } = await import("pg-boss");
-    const leaseSeconds = options.leaseSeconds ?? 90;
+    const leaseSeconds = options.leaseSeconds ?? 30;
+    const maxWatchSeconds = options.maxWatchSeconds ?? 60 * 60;
     const superviseSeconds = options.superviseSeconds ?? 10;
+    if (!Number.isInteger(leaseSeconds) || leaseSeconds < 10)
+      throw new RangeError(`leaseSeconds must be a whole number of seconds, 10 or more: ${leaseSeconds}`);
+    if (
+      !Number.isInteger(maxWatchSeconds) ||
+      maxWatchSeconds <= leaseSeconds ||
+      maxWatchSeconds > 24 * 60 * 60
+    )
+      throw new RangeError(
+        `maxWatchSeconds must be a whole number of seconds above leaseSeconds, at most a day: ${maxWatchSeconds}`,
+      );
     const boss = new PgBoss({
       connectionString: url,
       max: 3,
@@ -83,14 +104,15 @@ export class WatchQueue {
     await boss.start();
     await boss.createQueue(WATCH_QUEUE, {
       policy: "exclusive",
-      expireInSeconds: leaseSeconds,
+      heartbeatSeconds: leaseSeconds,
+      expireInSeconds: maxWatchSeconds,
       // A lease that ran out is retried at once; the number of retries is not a limit we want (a payment may
       // stay pending for days), and a job that still ends `failed` is found again by `enqueueAwaiting`.
       retryLimit: 1_000_000,
       retryDelay: 0,
       deleteAfterSeconds: 60 * 60,
     });
-    return new WatchQueue(boss, db, leaseSeconds);
+    return new WatchQueue(boss, db, leaseSeconds, maxWatchSeconds);
   }
 
   /**
@@ -106,9 +128,25 @@ export class WatchQueue {
     return id !== null;
   }
 
-  /** Takes up to `limit` watches for this process (each held for {@link leaseSeconds} at most). */
+  /** Takes up to `limit` watches for this process (each held while {@link renew} renews it). */
   take(limit: number): Promise<WatchJob[]> {
     return this.boss.fetch<WatchJobData>(WATCH_QUEUE, { batchSize: limit });
+  }
+
+  /**
+   * Renews this process's claim on `jobs` (pg-boss's `touch`, fenced to each job's attempt), a thousand per
+   * statement. Returns the jobs whose claim had lapsed: another worker may hold them now, stop watching them.
+   */
+  async renew(jobs: readonly WatchJob[]): Promise<WatchJob[]> {
+    const lost: WatchJob[] = [];
+    for (let i = 0; i < jobs.length; i += 1000) {
+      const chunk = jobs.slice(i, i + 1000);
+      if (affectedCount(await this.boss.touch(WATCH_QUEUE, chunk.map(attemptOf))) === chunk.length) continue;
+      // Rare (a lapsed lease): find which, one job at a time.
+      for (const job of chunk)
+        if (!affected(await this.boss.touch(WATCH_QUEUE, attemptOf(job)))) lost.push(job);
+    }
+    return lost;
   }
 
   /** Ends a watch whose order is settled. False when the lease had lapsed (another worker holds the order now). */
@@ -173,6 +211,8 @@ export class WatchQueue {
 const attemptOf = (job: WatchJob) => ({ id: job.id, retryCount: job.retryCount });
 
 /** How many jobs a settle call changed: pg-boss answers `{ jobs, requested, affected }`. */
-function affected(response: object): boolean {
-  return (response as { affected?: number }).affected === 1;
+function affectedCount(response: object): number {
+  return (response as { affected?: number }).affected ?? 0;
 }
+
+const affected = (response: object): boolean => affectedCount(response) === 1;

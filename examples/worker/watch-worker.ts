@@ -4,12 +4,16 @@
  * them at a time. Why and how: `docs/workers.md`.
  *
  * Each job is one watch of one order's payment: `waitForFinal` (it follows `pollInMs` and waits out `Retry-After`
- * and `rate_limited`) for at most `watchMs`, shorter than the queue's lease. Then:
+ * and `rate_limited`) for at most `watchMs`. While it watches, the worker renews its claim on every job it holds
+ * (a heartbeat every `heartbeatMs`, one statement per thousand jobs), so a payment stays with one worker for the
+ * whole watch and is taken over only when that worker stops renewing (SIGKILL, a hung process). Then:
  * - final: the order is fulfilled once (`settleOrder`: the conditional update) or marked unpaid, and the job ends;
  * - not final yet (the watch ran out): the job is handed on (`requeue`: completed and enqueued again in one
  *   transaction), for this worker or another;
  * - shutdown (the signal aborts): every watch stops at once and hands its job on the same way;
- * - any other error: the job is handed on with a delay (`errorDelaySeconds`), never dropped.
+ * - any other error: the job is handed on with a delay (`errorDelaySeconds`), never dropped;
+ * - its claim lapsed (a heartbeat came too late, and another worker may hold the job now): the watch stops at once,
+ *   and the job is left to whoever holds it.
  *
  * @module
  */
@@ -32,9 +36,11 @@ export interface WatchWorkerOptions {
   capacity?: number;
   /**
    * How long one job's watch lasts at most before it is handed on (each lasts between three quarters of it and
-   * all of it, spread at random). Default: two thirds of the queue's lease.
+   * all of it, spread at random). Default: two thirds of the queue's `maxWatchSeconds`.
    */
   watchMs?: number;
+  /** How often the worker renews its claim on the jobs it holds. Default: a third of the queue's lease. */
+  heartbeatMs?: number;
   /** How often the worker asks the queue for work while it has free capacity. Default 1 s. */
   fetchIntervalMs?: number;
   /** How long a job that failed with an unexpected error waits before its next watch. Default 60 s. */
@@ -54,16 +60,27 @@ export interface WatchWorkerOptions {
   onJob?: (event: WatchEvent) => void;
 }
 
-/** How one job ended: settled, handed on (watch ran out, shutdown), or an error (handed on with a delay). */
+/**
+ * How one job ended: settled, handed on (watch ran out, shutdown), an error (handed on with a delay), or its
+ * claim lost to a late heartbeat (`lost`: the job is another worker's now).
+ */
 export interface WatchEvent {
   orderId: string;
   paymentId: string;
-  outcome: Settlement | "gone" | "requeued" | "handed_back" | "error";
+  outcome: Settlement | "gone" | "requeued" | "handed_back" | "lost" | "error";
   error?: unknown;
 }
 
 /** What a worker did, by outcome. */
 export type WatchWorkerStats = Record<WatchEvent["outcome"], number>;
+
+/** A job this worker holds, and how to stop its watch. */
+interface Holding {
+  job: WatchJob;
+  stop: AbortController;
+  /** Set when a heartbeat found the claim gone: the watch stops, and the job is not this worker's to settle. */
+  lost: boolean;
+}
 
 /** Runs a worker until `options.signal` aborts; resolves once every payment it held is back in the queue. */
 export async function runWatchWorker(
@@ -73,12 +90,8 @@ export async function runWatchWorker(
 ): Promise<WatchWorkerStats> {
   const queue = orders.watches;
   if (!queue) throw new Error("runWatchWorker needs the orders of a PostgreSQL server (openOrders({ url }))");
-  const { signal, capacity = 100, fetchIntervalMs = 1000 } = options;
-  if (!Number.isInteger(capacity) || capacity < 1)
-    throw new RangeError(`capacity must be a positive integer: ${capacity}`);
-  const watchMs = options.watchMs ?? Math.floor((queue.leaseSeconds * 1000 * 2) / 3);
-  if (watchMs >= queue.leaseSeconds * 1000)
-    throw new RangeError(`watchMs (${watchMs}) must be shorter than the lease (${queue.leaseSeconds} s)`);
+  const settings = settingsOf(queue, options);
+  const { signal, capacity, fetchIntervalMs } = settings;
   const stats: WatchWorkerStats = {
     fulfilled: 0,
     already_fulfilled: 0,
@@ -87,17 +100,28 @@ export async function runWatchWorker(
     gone: 0,
     requeued: 0,
     handed_back: 0,
+    lost: 0,
     error: 0,
   };
+  const held = new Map<string, Holding>();
+  const stopAll = () => {
+    for (const holding of held.values()) holding.stop.abort();
+  };
+  signal?.addEventListener("abort", stopAll, { once: true });
+  const heartbeat = startHeartbeat(queue, held, settings.heartbeatMs);
   // Jobs whose watch a shutdown stopped: handed back together, in one transaction per thousand.
   const handBack: WatchJob[] = [];
-  const watch = watcher(client, orders, queue, { ...options, watchMs, handBack });
+  const watch = watcher(client, orders, queue, { ...settings, handBack });
   const inFlight = new Set<Promise<void>>();
   while (!signal?.aborted) {
     const free = capacity - inFlight.size;
     const jobs = free > 0 ? await take(queue, Math.min(free, 500)) : [];
     for (const job of jobs) {
-      const run: Promise<void> = watch(job).then((event) => {
+      const holding: Holding = { job, stop: new AbortController(), lost: false };
+      held.set(job.id, holding);
+      if (signal?.aborted) holding.stop.abort();
+      const run: Promise<void> = watch(holding).then((event) => {
+        held.delete(job.id);
         stats[event.outcome]++;
         options.onJob?.(event);
         inFlight.delete(run);
@@ -107,12 +131,66 @@ export async function runWatchWorker(
     // A full batch: more may be waiting, take again at once. Otherwise wait (a shutdown ends the wait).
     if (jobs.length === 0 || jobs.length < Math.min(free, 500)) await pause(fetchIntervalMs, signal);
   }
+  stopAll();
   await Promise.all(inFlight);
+  heartbeat.stop();
+  signal?.removeEventListener("abort", stopAll);
   await queue.requeueAll(handBack).catch((error: unknown) => {
     // The database is unreachable: the jobs' leases run out and pg-boss retries them. Still never dropped.
     console.error(`payment-watch: could not hand back ${handBack.length} payment(s): ${String(error)}`);
   });
   return stats;
+}
+
+type WorkerSettings = WatchWorkerOptions & {
+  capacity: number;
+  watchMs: number;
+  heartbeatMs: number;
+  fetchIntervalMs: number;
+};
+
+/** The options with their defaults, checked against the queue's lease and longest hold. */
+function settingsOf(queue: WatchQueue, options: WatchWorkerOptions): WorkerSettings {
+  const { capacity = 100, fetchIntervalMs = 1000 } = options;
+  if (!Number.isInteger(capacity) || capacity < 1)
+    throw new RangeError(`capacity must be a positive integer: ${capacity}`);
+  const watchMs = options.watchMs ?? Math.floor((queue.maxWatchSeconds * 1000 * 2) / 3);
+  if (!(watchMs > 0 && watchMs < queue.maxWatchSeconds * 1000))
+    throw new RangeError(
+      `watchMs (${watchMs}) must be shorter than the queue's maxWatchSeconds (${queue.maxWatchSeconds} s)`,
+    );
+  const heartbeatMs = options.heartbeatMs ?? Math.floor((queue.leaseSeconds * 1000) / 3);
+  if (!(heartbeatMs > 0)) throw new RangeError(`heartbeatMs must be positive: ${heartbeatMs}`);
+  return { ...options, capacity, fetchIntervalMs, watchMs, heartbeatMs };
+}
+
+/**
+ * Renews the claim on every held job each `intervalMs` (one renewal at a time: a slow database skips a beat
+ * rather than piling them up). A job whose claim lapsed has its watch stopped. A renewal that fails (the database
+ * unreachable) is logged and tried again at the next beat: past the lease, the jobs go to another worker, and the
+ * next renewal that gets through stops their watches here.
+ */
+function startHeartbeat(queue: WatchQueue, held: Map<string, Holding>, intervalMs: number) {
+  let beating = false;
+  const beat = async () => {
+    if (beating || held.size === 0) return;
+    beating = true;
+    try {
+      for (const job of await queue.renew([...held.values()].map((holding) => holding.job))) {
+        const holding = held.get(job.id);
+        if (holding?.job === job) {
+          holding.lost = true;
+          holding.stop.abort();
+        }
+      }
+    } catch (error) {
+      console.error(`payment-watch: could not renew the claims on ${held.size} payment(s): ${String(error)}`);
+    } finally {
+      beating = false;
+    }
+  };
+  const timer = setInterval(() => void beat(), intervalMs);
+  return { stop: () => clearInterval(timer) };
 }
 
 /** The queue's jobs, or none for now when the database cannot be reached (the next round asks again). */
@@ -125,13 +203,14 @@ async function take(queue: WatchQueue, limit: number): Promise<WatchJob[]> {
   }
 }
 
-type WatchSettings = WatchWorkerOptions & { watchMs: number; handBack: WatchJob[] };
+type WatchSettings = WorkerSettings & { handBack: WatchJob[] };
 
 /** One job's watch, as a function of the job: never throws, always says how the job ended. */
 function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQueue, settings: WatchSettings) {
-  const { signal, watchMs, poll = {}, traceHeader, onFulfil, errorDelaySeconds = 60 } = settings;
+  const { watchMs, poll = {}, traceHeader, onFulfil, errorDelaySeconds = 60 } = settings;
   const name = settings.name ?? `worker-${process.pid}`;
-  return async (job: WatchJob): Promise<WatchEvent> => {
+  return async (holding: Holding): Promise<WatchEvent> => {
+    const { job, stop } = holding;
     const { orderId, paymentId } = job.data;
     const event = (outcome: WatchEvent["outcome"], error?: unknown): WatchEvent =>
       error === undefined ? { orderId, paymentId, outcome } : { orderId, paymentId, outcome, error };
@@ -149,13 +228,15 @@ function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQue
       // Between three quarters of watchMs and watchMs: watches taken together (a worker's start, a takeover) would
       // otherwise all end together, and their hand-ons would queue on the database at once.
       const maxWaitMs = Math.round(watchMs * (0.75 + 0.25 * Math.random()));
-      const wait = { ...poll, headers, maxWaitMs, signal, onUpdate: pace.onUpdate };
+      const wait = { ...poll, headers, maxWaitMs, signal: stop.signal, onUpdate: pace.onUpdate };
       const outcome = await settleOrder(client, orders, order, { wait, onFulfil });
       // "waiting": a final answer that contradicts itself (see settleOrder); look again later.
       await (outcome === "waiting" ? queue.requeue(job, errorDelaySeconds) : queue.done(job));
       return event(outcome);
     } catch (error) {
-      if (error instanceof UserAbortError && signal?.aborted) {
+      if (error instanceof UserAbortError && stop.signal.aborted) {
+        // The heartbeat found the claim gone: the job is another worker's now, not this one's to hand on.
+        if (holding.lost) return event("lost");
         settings.handBack.push(job);
         return event("handed_back");
       }

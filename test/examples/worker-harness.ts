@@ -9,6 +9,7 @@ import { type MockServer, startMockServer } from "merchant-payments/testing";
 import { inject } from "vitest";
 import { placeOrder } from "../../examples/shared/checkout-flow.js";
 import { type Order, type Orders, openOrders } from "../../examples/shared/orders.js";
+import type { WatchQueueOptions } from "../../examples/shared/watch-queue.js";
 import { freshDatabase } from "./worker-postgres.js";
 
 /** The header each worker names its watch in: `<worker>/<job id>/<attempt>`. */
@@ -24,7 +25,11 @@ export interface Shop {
   close(): Promise<void>;
 }
 
-export async function openShop(leaseSeconds: number): Promise<Shop> {
+/** A shop whose queue has this lease (seconds without a heartbeat, at least 10) and these other settings. */
+export async function openShop(
+  leaseSeconds: number,
+  queue: Omit<WatchQueueOptions, "leaseSeconds"> = {},
+): Promise<Shop> {
   const database = await freshDatabase(inject("databaseUrl"));
   const mock = await startMockServer({
     pollInMs: 50,
@@ -33,7 +38,7 @@ export async function openShop(leaseSeconds: number): Promise<Shop> {
   });
   const { keys, merchantId } = mock.service;
   const client = new MerchantPaymentsClient({ apiKey: keys.test, baseUrl: mock.url, merchantId });
-  const orders = await openOrders({ url: database.url, watches: { leaseSeconds } });
+  const orders = await openOrders({ url: database.url, watches: { ...queue, leaseSeconds } });
   return {
     mock,
     client,

@@ -92,22 +92,22 @@ describe("settlement workers on the payment-watch queue (real PostgreSQL)", () =
     120_000,
   );
 
-  it("SIGKILL: another worker takes the payments over after the lease, and fulfils one paid meanwhile once", async () => {
-    shop = await openShop(3);
+  it("SIGKILL: another worker takes the payments over once their heartbeats stop, and fulfils one paid meanwhile once", async () => {
+    shop = await openShop(10);
     const orders = await placeOrders(shop, 8);
     const ids = orders.map((order) => order.paymentId!);
-    const env = { LEASE_SECONDS: "5", WATCH_MS: "4000" };
+    // The shortest lease pg-boss allows (10 s without a heartbeat), and watches longer than the test: the first
+    // worker holds every payment until it dies, renewing its claims every 3 s.
+    const env = { LEASE_SECONDS: "10" };
     const doomed = await start("doomed", env);
     await until(allWatched(ids), "every payment watched by the first worker");
     doomed.child.kill("SIGKILL");
     await doomed.exited;
-    // Paid while no worker runs: nobody polls them; each payment still has its one job (most held by the dead
-    // worker under their lease, any it handed on just before dying queued).
+    // Paid while no worker runs: nobody polls them; each payment still has its one job, held by the dead worker.
     for (const id of ids.slice(0, 4)) shop.mock.service.completePayment(id);
     const live = await liveJobs(shop.orders);
     expect(live.map((job) => job.orderId).sort()).toEqual(orders.map((order) => order.id).sort());
-    const held = live.filter((job) => job.state === "active");
-    expect(held.length).toBeGreaterThan(0);
+    expect(live.map((job) => job.state)).toEqual(ids.map(() => "active"));
 
     await start("heir", env);
     await until(allFulfilled(4), "the paid orders fulfilled by the second worker");
@@ -118,12 +118,35 @@ describe("settlement workers on the payment-watch queue (real PostgreSQL)", () =
     expect(overlapping).toEqual([]);
     const heirs = watches.filter((watch) => watch.worker === "heir");
     expect(new Set(heirs.map((watch) => watch.paymentId))).toEqual(new Set(ids));
-    // Each job the dead worker held came back as a retry (its lease ran out) and was watched by the heir.
-    for (const job of held) {
+    // Each job the dead worker held came back as a retry (its heartbeats stopped) and was watched by the heir.
+    for (const job of live) {
       expect(heirs.some((watch) => watch.job === job.id && watch.attempt > job.attempt)).toBe(true);
     }
     expect(await fulfilments(shop.orders)).toEqual({ fulfilled: ids.length, rows: ids.length });
     expect(shipped()).toBe(ids.length);
+  }, 120_000);
+
+  it("a live worker keeps its payments past the lease: its heartbeats renew the claims, no other worker takes them", async () => {
+    shop = await openShop(10);
+    const orders = await placeOrders(shop, 4);
+    const ids = orders.map((order) => order.paymentId!);
+    const keeper = await start("keeper", { LEASE_SECONDS: "10" });
+    await until(allWatched(ids), "every payment watched by the first worker");
+    const first = await liveJobs(shop.orders);
+    await start("idle", { LEASE_SECONDS: "10" });
+    // Until the mock has seen the keeper's calls span more than two leases and a supervisor pass (its clock, read
+    // as a lower bound only): without heartbeats, the idle worker would have taken the payments by then.
+    const spanOf = () => {
+      const times = shop.mock.service.requests.filter((r) => r.path.endsWith("/status")).map((r) => r.time);
+      return times.length ? Math.max(...times) - Math.min(...times) : 0;
+    };
+    await until(() => spanOf() > 30_000, "the keeper's watches to outlast two leases");
+    expect(await liveJobs(shop.orders)).toEqual(first);
+    expect(new Set(watchesOf(shop.mock).watches.map((watch) => watch.worker))).toEqual(new Set(["keeper"]));
+    for (const id of ids) shop.mock.service.completePayment(id);
+    await until(allFulfilled(ids.length), "every order fulfilled");
+    expect(watchesOf(shop.mock).overlapping).toEqual([]);
+    expect(keeper.output()).not.toContain(": lost");
   }, 120_000);
 
   it("SIGTERM hands every payment back at once: the next worker takes them before any lease runs out", async () => {

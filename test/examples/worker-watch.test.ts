@@ -5,10 +5,18 @@
  * came, and only as a lower bound (a watch never calls again before the `Retry-After` it was given).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { runWatchWorker, type WatchWorkerStats } from "../../examples/worker/watch-worker.js";
+import { openOrders } from "../../examples/shared/orders.js";
+import type { WatchJob } from "../../examples/shared/watch-queue.js";
+import {
+  runWatchWorker,
+  type WatchEvent,
+  type WatchWorkerOptions,
+  type WatchWorkerStats,
+} from "../../examples/worker/watch-worker.js";
 import {
   fulfilments,
   jobStates,
+  liveJobs,
   openShop,
   placeOrders,
   type Shop,
@@ -24,9 +32,10 @@ afterEach(async () => {
 }, 60_000);
 
 /** Runs one worker in this process until `stop()`, which resolves with its stats. */
-function runWorker(current: Shop, watchMs: number) {
+function runWorker(current: Shop, watchMs: number, options: WatchWorkerOptions = {}) {
   const shutdown = new AbortController();
   const run = runWatchWorker(current.client, current.orders, {
+    ...options,
     signal: shutdown.signal,
     watchMs,
     fetchIntervalMs: 50,
@@ -43,7 +52,7 @@ function runWorker(current: Shop, watchMs: number) {
 
 describe("a settlement worker's watches (real PostgreSQL)", () => {
   it("hands on a watch that ran out, paced by pollInMs: the payment is watched again and fulfilled once", async () => {
-    shop = await openShop(3);
+    shop = await openShop(10);
     const current = shop;
     const ids = (await placeOrders(current, 2)).map((order) => order.paymentId!);
     const worker = runWorker(current, 300);
@@ -71,7 +80,7 @@ describe("a settlement worker's watches (real PostgreSQL)", () => {
   }, 90_000);
 
   it("waits out rate_limited answers as long as their Retry-After says, and still fulfils the order", async () => {
-    shop = await openShop(5);
+    shop = await openShop(10);
     const current = shop;
     const [id] = (await placeOrders(current, 1)).map((order) => order.paymentId!);
     const fault = current.mock.service.injectFault({
@@ -102,8 +111,45 @@ describe("a settlement worker's watches (real PostgreSQL)", () => {
     expect(await fulfilments(current.orders)).toEqual({ fulfilled: 1, rows: 1 });
   }, 90_000);
 
-  it("refuses a watch as long as the lease: it would outlive its claim on the payment", async () => {
-    shop = await openShop(3);
-    await expect(runWatchWorker(shop.client, shop.orders, { watchMs: 3000 })).rejects.toThrow(RangeError);
+  it("stops watching a payment whose claim it lost, and leaves the job to whoever holds it", async () => {
+    shop = await openShop(10);
+    const current = shop;
+    const [kept, taken] = await placeOrders(current, 2);
+    const events: WatchEvent[] = [];
+    const worker = runWorker(current, 60_000, { heartbeatMs: 100, onJob: (event) => events.push(event) });
+    await until(() => watchesOf(current.mock).watches.length === 2, "both payments watched");
+    // Another holder takes the claim on one job (as a supervisor does past the lease): its attempt is settled
+    // behind this worker's back, so the next heartbeat finds it gone.
+    const [job] = (await liveJobs(current.orders)).filter((j) => j.orderId === taken!.id);
+    const attempt = {
+      id: job!.id,
+      retryCount: job!.attempt,
+      data: { orderId: taken!.id, paymentId: taken!.paymentId! },
+    };
+    expect(await current.orders.watches!.done(attempt as WatchJob)).toBe(true);
+    await until(() => events.some((event) => event.outcome === "lost"), "the lost claim noticed");
+    const callsOf = (order: typeof kept) =>
+      current.mock.service.requests.filter((r) => r.path.endsWith(`/${order!.paymentId}/status`)).length;
+    // A call already on the wire when the watch stopped may still reach the mock: count from the kept payment's
+    // next call on. From then, the kept payment is polled on (three more calls), the lost one never again.
+    const keptBefore = callsOf(kept);
+    await until(() => callsOf(kept) > keptBefore, "the kept payment polled again");
+    const takenCalls = callsOf(taken);
+    const keptCalls = callsOf(kept);
+    await until(() => callsOf(kept) >= keptCalls + 3, "the kept payment polled on");
+    expect(callsOf(taken)).toBe(takenCalls);
+    current.mock.service.completePayment(kept!.paymentId!);
+    await until(async () => (await fulfilments(current.orders)).fulfilled === 1, "the kept order fulfilled");
+    const stats = await worker.stop();
+    expect(stats).toMatchObject({ lost: 1, fulfilled: 1, handed_back: 0, error: 0 });
+    expect(events.find((event) => event.outcome === "lost")?.orderId).toBe(taken!.id);
+  }, 90_000);
+
+  it("refuses a watch as long as the queue's longest hold, and a lease pg-boss cannot keep", async () => {
+    shop = await openShop(10, { maxWatchSeconds: 20 });
+    await expect(runWatchWorker(shop.client, shop.orders, { watchMs: 20_000 })).rejects.toThrow(RangeError);
+    await expect(openOrders({ url: shop.databaseUrl, watches: { leaseSeconds: 5 } })).rejects.toThrow(
+      /leaseSeconds must be a whole number of seconds, 10 or more/,
+    );
   }, 60_000);
 });
