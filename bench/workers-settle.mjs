@@ -108,6 +108,7 @@ function startWorkers(n, mock, url) {
       },
     });
     let shipped = 0;
+    let claimsLost = 0;
     let tail = "";
     let markReady;
     const ready = new Promise((resolve) => (markReady = resolve));
@@ -117,6 +118,7 @@ function startWorkers(n, mock, url) {
       tail = lines.pop() ?? "";
       for (const line of lines) {
         if (line.endsWith(": fulfilled")) shipped++;
+        else if (line.endsWith(": lost")) claimsLost++;
         else if (line.includes(": watching")) markReady();
       }
     });
@@ -130,7 +132,7 @@ function startWorkers(n, mock, url) {
         return 0;
       }
     };
-    return { child, exited, ready, peakRss, shipped: () => shipped, rss: 0 };
+    return { child, exited, ready, peakRss, shipped: () => shipped, claimsLost: () => claimsLost, rss: 0 };
   });
 }
 
@@ -180,7 +182,15 @@ async function playScript(rows, mock, orders, workers, killOne) {
 
 /** What the database and the mock say once the workers stopped. */
 async function measure(orders, mock, workers, successAt) {
-  const statusCalls = mock.service.requests.filter((r) => r.path.endsWith("/status")).length;
+  const statusRequests = mock.service.requests.filter((r) => r.path.endsWith("/status"));
+  const statusCalls = statusRequests.length;
+  if (args.trace) {
+    const t0 = statusRequests[0]?.time ?? 0;
+    const perWindow = [];
+    for (const r of statusRequests)
+      perWindow[Math.floor((r.time - t0) / 5000)] = (perWindow[Math.floor((r.time - t0) / 5000)] ?? 0) + 1;
+    console.error(`status calls per 5 s: ${[...perWindow].map((n) => n ?? 0).join(" ")}`);
+  }
   const { rows: fulfilled } = await orders.db.query(
     "SELECT payment_id AS \"paymentId\", extract(epoch FROM fulfilled_at) * 1000 AS at FROM orders WHERE state = 'fulfilled'",
   );
@@ -220,6 +230,7 @@ async function measure(orders, mock, workers, successAt) {
     p95LagMs: Math.round(percentile(lags, 95)),
     p95LagSecondsBy10s: p95ByWindow,
     peakRssMiB: workers.map((w) => (w.rss / 2 ** 20).toFixed(0)).join(" / "),
+    claimsLost: workers.reduce((sum, w) => sum + w.claimsLost(), 0),
     doubleFulfilments:
       counts.fulfilments - counts.distinct_orders + Math.max(0, shipped - counts.fulfilments),
     expectedFulfilments: successAt.size,

@@ -136,15 +136,18 @@ export class WatchQueue {
   /**
    * Renews this process's claim on `jobs` (pg-boss's `touch`, fenced to each job's attempt), a thousand per
    * statement. Returns the jobs whose claim had lapsed: another worker may hold them now, stop watching them.
+   * `isHeld` says which jobs the worker still holds once a statement returns: a job settled meanwhile is not
+   * renewed, and is not lost either.
    */
-  async renew(jobs: readonly WatchJob[]): Promise<WatchJob[]> {
+  async renew(jobs: readonly WatchJob[], isHeld: (job: WatchJob) => boolean): Promise<WatchJob[]> {
     const lost: WatchJob[] = [];
     for (let i = 0; i < jobs.length; i += 1000) {
       const chunk = jobs.slice(i, i + 1000);
       if (affectedCount(await this.boss.touch(WATCH_QUEUE, chunk.map(attemptOf))) === chunk.length) continue;
-      // Rare (a lapsed lease): find which, one job at a time.
-      for (const job of chunk)
-        if (!affected(await this.boss.touch(WATCH_QUEUE, attemptOf(job)))) lost.push(job);
+      // Some were not renewed: settled meanwhile (most often), or a lapsed claim (rare). Ask for the others alone.
+      for (const job of chunk) {
+        if (isHeld(job) && !affected(await this.boss.touch(WATCH_QUEUE, attemptOf(job)))) lost.push(job);
+      }
     }
     return lost;
   }

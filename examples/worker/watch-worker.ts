@@ -133,7 +133,7 @@ export async function runWatchWorker(
   }
   stopAll();
   await Promise.all(inFlight);
-  heartbeat.stop();
+  await heartbeat.stop();
   signal?.removeEventListener("abort", stopAll);
   await queue.requeueAll(handBack).catch((error: unknown) => {
     // The database is unreachable: the jobs' leases run out and pg-boss retries them. Still never dropped.
@@ -171,12 +171,14 @@ function settingsOf(queue: WatchQueue, options: WatchWorkerOptions): WorkerSetti
  * next renewal that gets through stops their watches here.
  */
 function startHeartbeat(queue: WatchQueue, held: Map<string, Holding>, intervalMs: number) {
-  let beating = false;
+  let beating: Promise<void> | undefined;
+  const isHeld = (job: WatchJob) => held.get(job.id)?.job === job;
   const beat = async () => {
-    if (beating || held.size === 0) return;
-    beating = true;
     try {
-      for (const job of await queue.renew([...held.values()].map((holding) => holding.job))) {
+      for (const job of await queue.renew(
+        [...held.values()].map((holding) => holding.job),
+        isHeld,
+      )) {
         const holding = held.get(job.id);
         if (holding?.job === job) {
           holding.lost = true;
@@ -185,12 +187,19 @@ function startHeartbeat(queue: WatchQueue, held: Map<string, Holding>, intervalM
       }
     } catch (error) {
       console.error(`payment-watch: could not renew the claims on ${held.size} payment(s): ${String(error)}`);
-    } finally {
-      beating = false;
     }
   };
-  const timer = setInterval(() => void beat(), intervalMs);
-  return { stop: () => clearInterval(timer) };
+  const timer = setInterval(() => {
+    if (beating || held.size === 0) return;
+    beating = beat().finally(() => (beating = undefined));
+  }, intervalMs);
+  // Stopping waits for a renewal under way: the queue (and its pool) may be closed right after.
+  return {
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      await beating;
+    },
+  };
 }
 
 /** The queue's jobs, or none for now when the database cannot be reached (the next round asks again). */
