@@ -1,0 +1,147 @@
+// This build against an earlier one, side by side in one process: `payments.status()` and `payments.create()` of
+// both builds (and the ky floor), without the network (a `fetch` answering from memory) and over loopback (the fixed
+// server in its own process, sequential). Variants are interleaved within each round, and the new build's cost is
+// read as the median of its per-round ratios to the old one's: the firmest way to see a change of a few µs on a
+// shared machine. Copy the old build first: `cp -r dist .tmp/dist-base`, then change, `npm run build`, and run:
+//
+//   node bench/ab.mjs [--base=.tmp/dist-base] [--rounds=41] [--calls=300] [--seq=100] [--memory-only] [--json]
+//
+// Short samples and many rounds: on a shared machine a burst of load then spoils a few rounds, not a variant.
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import ky from "ky";
+import { fmt, isMain, median, parseArgs, ROOT, requireDist, startChild, table } from "./lib/common.mjs";
+import { ANSWER_HEADERS, CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { CREATE_BODY, STATUS_BODY } from "./lib/status-body.mjs";
+
+const MEMORY = "http://127.0.0.1:9";
+const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
+const fakeFetch = async (_url, init) =>
+  init?.method === "POST"
+    ? new Response(CREATE_BODY, { status: 201, headers: ANSWER_HEADERS })
+    : new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });
+
+/** A chunk of a build's dist directory, by the start of its name. */
+async function chunk(dir, prefix) {
+  const file = readdirSync(dir).find((name) => name.startsWith(prefix) && name.endsWith(".js"));
+  return import(pathToFileURL(join(dir, file)).href);
+}
+
+async function clientsOf(dir, baseUrl, fetch) {
+  const { MerchantPaymentsClient } = await import(pathToFileURL(join(dir, "index.js")).href);
+  return new MerchantPaymentsClient({ ...CLIENT_OPTIONS, baseUrl, ...(fetch ? { fetch } : {}) });
+}
+
+async function groupsFor(baseDir, newDir, url, memory) {
+  const adapter = memory
+    ? (await chunk(newDir, "user-fetch-")).createUserFetch(fakeFetch, 1_048_576)
+    : (await chunk(newDir, "node-fetch-")).createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
+  const { bodyTextOf } = await chunk(newDir, "node-fetch-");
+  const floor = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
+  const parsed = (response) => JSON.parse(bodyTextOf(response) ?? "null");
+  const oldSdk = await clientsOf(baseDir, url, memory ? fakeFetch : undefined);
+  const newSdk = await clientsOf(newDir, url, memory ? fakeFetch : undefined);
+  const post = {
+    method: "POST",
+    headers: { ...HEADERS, "content-type": "application/json" },
+    timeout: 30_000,
+  };
+  const where = memory ? "memory" : "loopback";
+  return {
+    [`GET status, ${where}`]: {
+      "ky floor": () =>
+        floor(`${url}/v1/payments/${PAYMENT_ID}/status`, {
+          method: "GET",
+          headers: HEADERS,
+          timeout: 30_000,
+        }).then(parsed),
+      old: () => oldSdk.payments.status(PAYMENT_ID),
+      new: () => newSdk.payments.status(PAYMENT_ID),
+    },
+    [`POST create, ${where}`]: {
+      "ky floor": () => floor(`${url}/v1/payments`, { ...post, body: JSON.stringify(INPUT) }).then(parsed),
+      old: () => oldSdk.payments.create(INPUT),
+      new: () => newSdk.payments.create(INPUT),
+    },
+  };
+}
+
+async function runGroup(group, rounds, calls) {
+  const names = Object.keys(group);
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (const run of Object.values(group)) for (let i = 0; i < calls / 2; i++) await run(); // warm-up
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + round) % names.length];
+      const cpu = process.cpuUsage();
+      for (let i = 0; i < calls; i++) await group[name]();
+      const used = process.cpuUsage(cpu);
+      samples[name].push((used.user + used.system) / calls);
+    }
+  }
+  const ratio = (a, b) => median(samples[a].map((value, i) => value / samples[b][i]));
+  const over = (a) => median(samples[a].map((value, i) => value - samples["ky floor"][i]));
+  return {
+    floorUs: median(samples["ky floor"]),
+    oldUs: median(samples.old),
+    newUs: median(samples.new),
+    oldOverFloorUs: over("old"),
+    newOverFloorUs: over("new"),
+    newToOld: ratio("new", "old"),
+    oldToFloor: ratio("old", "ky floor"),
+    newToFloor: ratio("new", "ky floor"),
+  };
+}
+
+export async function measure({ base, rounds = 41, calls = 300, seq = 100, memoryOnly = false }) {
+  requireDist();
+  const newDir = join(ROOT, "dist");
+  const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
+  try {
+    const results = {};
+    for (const memory of memoryOnly ? [true] : [true, false]) {
+      const groups = await groupsFor(base, newDir, memory ? MEMORY : server.url, memory);
+      for (const [name, group] of Object.entries(groups)) {
+        results[name] = await runGroup(group, rounds, memory ? calls : seq);
+      }
+    }
+    return { node: process.version, rounds, calls, seq, results };
+  } finally {
+    await server.stop();
+  }
+}
+
+export function render({ node, rounds, results }) {
+  const rows = Object.entries(results).map(([name, r]) => [
+    name,
+    fmt.us(r.floorUs),
+    `${fmt.us(r.oldUs)} (+${fmt.us(r.oldOverFloorUs)})`,
+    `${fmt.us(r.newUs)} (+${fmt.us(r.newOverFloorUs)})`,
+    fmt.ratio(r.newToOld),
+    `${fmt.ratio(r.oldToFloor)} → ${fmt.ratio(r.newToFloor)}`,
+  ]);
+  return `${table(
+    [
+      "call",
+      "ky floor",
+      "old build (over floor)",
+      "new build (over floor)",
+      "new ÷ old",
+      "÷ ky floor, old → new",
+    ],
+    rows,
+  )}\n\nNode ${node}, ${rounds} rounds, client CPU per call, medians of per-round values`;
+}
+
+if (isMain(import.meta.url)) {
+  const args = parseArgs();
+  const result = await measure({
+    base: resolve(ROOT, String(args.base ?? ".tmp/dist-base")),
+    rounds: Number(args.rounds ?? 41),
+    calls: Number(args.calls ?? 300),
+    seq: Number(args.seq ?? 100),
+    memoryOnly: Boolean(args["memory-only"]),
+  });
+  process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
+}
