@@ -5,8 +5,10 @@
 // shared machine. Copy the old build first: `cp -r dist .tmp/dist-base`, then change, `npm run build`, and run:
 //
 //   node bench/ab.mjs [--base=.tmp/dist-base] [--rounds=41] [--calls=300] [--seq=100] [--memory-only] [--json]
+//   node bench/ab.mjs --cold [--base=.tmp/dist-base] [--rounds=15]   (import + the first status(), fresh processes)
 //
 // Short samples and many rounds: on a shared machine a burst of load then spoils a few rounds, not a variant.
+import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -112,6 +114,48 @@ export async function measure({ base, rounds = 41, calls = 300, seq = 100, memor
   }
 }
 
+/** In-process time of import + a new client + its first `status()`, in a fresh process, for the build in `dir`. */
+function coldSample(dir, url) {
+  const code = [
+    "const t = performance.now();",
+    `const { MerchantPaymentsClient } = await import(${JSON.stringify(pathToFileURL(join(dir, "index.js")).href)});`,
+    `const client = new MerchantPaymentsClient({ ...${JSON.stringify(CLIENT_OPTIONS)}, baseUrl: ${JSON.stringify(url)} });`,
+    `await client.payments.status(${JSON.stringify(PAYMENT_ID)});`,
+    "process.stdout.write(String(performance.now() - t));",
+  ].join("\n");
+  const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (run.status !== 0) throw new Error(run.stderr);
+  return Number(run.stdout);
+}
+
+/** The first call of both builds, fresh processes alternating (the order swapped every round). */
+export async function measureCold({ base, rounds = 15 }) {
+  requireDist();
+  const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
+  try {
+    const dirs = { old: base, new: join(ROOT, "dist") };
+    for (const dir of Object.values(dirs)) coldSample(dir, server.url); // warm the file-system cache
+    const samples = { old: [], new: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const name of round % 2 ? ["new", "old"] : ["old", "new"]) {
+        samples[name].push(coldSample(dirs[name], server.url));
+      }
+    }
+    return {
+      node: process.version,
+      rounds,
+      oldMs: median(samples.old),
+      newMs: median(samples.new),
+      newToOld: median(samples.new.map((value, i) => value / samples.old[i])),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
 export function render({ node, rounds, results }) {
   const rows = Object.entries(results).map(([name, r]) => [
     name,
@@ -134,7 +178,18 @@ export function render({ node, rounds, results }) {
   )}\n\nNode ${node}, ${rounds} rounds, client CPU per call, medians of per-round values`;
 }
 
-if (isMain(import.meta.url)) {
+if (isMain(import.meta.url) && parseArgs().cold) {
+  const args = parseArgs();
+  const cold = await measureCold({
+    base: resolve(ROOT, String(args.base ?? ".tmp/dist-base")),
+    rounds: Number(args.rounds ?? 15),
+  });
+  process.stdout.write(
+    args.json
+      ? `${JSON.stringify(cold)}\n`
+      : `import + first status(), in process: old ${fmt.ms(cold.oldMs)}, new ${fmt.ms(cold.newMs)}, new ÷ old ${fmt.ratio(cold.newToOld)} (Node ${cold.node}, ${cold.rounds} rounds)\n`,
+  );
+} else if (isMain(import.meta.url)) {
   const args = parseArgs();
   const result = await measure({
     base: resolve(ROOT, String(args.base ?? ".tmp/dist-base")),
