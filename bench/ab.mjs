@@ -14,15 +14,11 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import { fmt, isMain, median, parseArgs, ROOT, requireDist, startChild, table } from "./lib/common.mjs";
-import { ANSWER_HEADERS, CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
-import { CREATE_BODY, STATUS_BODY } from "./lib/status-body.mjs";
+import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { memoryFetch } from "./lib/status-body.mjs";
 
 const MEMORY = "http://127.0.0.1:9";
 const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
-const fakeFetch = async (_url, init) =>
-  init?.method === "POST"
-    ? new Response(CREATE_BODY, { status: 201, headers: ANSWER_HEADERS })
-    : new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });
 
 /** A chunk of a build's dist directory, by the start of its name. */
 async function chunk(dir, prefix) {
@@ -37,13 +33,13 @@ async function clientsOf(dir, baseUrl, fetch) {
 
 async function groupsFor(baseDir, newDir, url, memory) {
   const adapter = memory
-    ? (await chunk(newDir, "user-fetch-")).createUserFetch(fakeFetch, 1_048_576)
+    ? (await chunk(newDir, "user-fetch-")).createUserFetch(memoryFetch, 1_048_576)
     : (await chunk(newDir, "node-fetch-")).createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
   const { bodyTextOf } = await chunk(newDir, "node-fetch-");
   const floor = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
   const parsed = (response) => JSON.parse(bodyTextOf(response) ?? "null");
-  const oldSdk = await clientsOf(baseDir, url, memory ? fakeFetch : undefined);
-  const newSdk = await clientsOf(newDir, url, memory ? fakeFetch : undefined);
+  const oldSdk = await clientsOf(baseDir, url, memory ? memoryFetch : undefined);
+  const newSdk = await clientsOf(newDir, url, memory ? memoryFetch : undefined);
   const post = {
     method: "POST",
     headers: { ...HEADERS, "content-type": "application/json" },
