@@ -37,7 +37,13 @@ async function groupsFor(baseDir, newDir, url, memory) {
     : (await chunk(newDir, "node-fetch-")).createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
   const { bodyTextOf } = await chunk(newDir, "node-fetch-");
   const floor = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
-  const parsed = (response) => JSON.parse(bodyTextOf(response) ?? "null");
+  // dist/ holds two builds' chunks (the package's and its CLIs'): a text that is not there means the adapter and
+  // bodyTextOf came from different ones, and the floor would skip its parse; that must fail, not measure less.
+  const parsed = (response) => {
+    const text = bodyTextOf(response);
+    if (text === undefined) throw new Error("the adapter and bodyTextOf come from different chunks of dist/");
+    return JSON.parse(text);
+  };
   const oldSdk = await clientsOf(baseDir, url, memory ? memoryFetch : undefined);
   const newSdk = await clientsOf(newDir, url, memory ? memoryFetch : undefined);
   const post = {
