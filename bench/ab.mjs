@@ -9,22 +9,25 @@
 //
 // Short samples and many rounds: on a shared machine a burst of load then spoils a few rounds, not a variant.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
-import { fmt, isMain, median, parseArgs, ROOT, requireDist, startChild, table } from "./lib/common.mjs";
+import {
+  distChunk,
+  fmt,
+  isMain,
+  median,
+  parseArgs,
+  ROOT,
+  requireDist,
+  startChild,
+  table,
+} from "./lib/common.mjs";
 import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { memoryFetch } from "./lib/status-body.mjs";
 
 const MEMORY = "http://127.0.0.1:9";
 const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
-
-/** A chunk of a build's dist directory, by the start of its name. */
-async function chunk(dir, prefix) {
-  const file = readdirSync(dir).find((name) => name.startsWith(prefix) && name.endsWith(".js"));
-  return import(pathToFileURL(join(dir, file)).href);
-}
 
 async function clientsOf(dir, baseUrl, fetch) {
   const { MerchantPaymentsClient } = await import(pathToFileURL(join(dir, "index.js")).href);
@@ -33,9 +36,12 @@ async function clientsOf(dir, baseUrl, fetch) {
 
 async function groupsFor(baseDir, newDir, url, memory) {
   const adapter = memory
-    ? (await chunk(newDir, "user-fetch-")).createUserFetch(memoryFetch, 1_048_576)
-    : (await chunk(newDir, "node-fetch-")).createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
-  const { bodyTextOf } = await chunk(newDir, "node-fetch-");
+    ? (await distChunk("user-fetch-", newDir)).createUserFetch(memoryFetch, 1_048_576)
+    : (await distChunk("node-fetch-", newDir)).createNodeFetch({
+        maxSockets: 32,
+        maxResponseBytes: 1_048_576,
+      });
+  const { bodyTextOf } = await distChunk("node-fetch-", newDir);
   const floor = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
   // dist/ holds two builds' chunks (the package's and its CLIs'): a text that is not there means the adapter and
   // bodyTextOf came from different ones, and the floor would skip its parse; that must fail, not measure less.

@@ -6,18 +6,16 @@
 // OpenTelemetry SDK registered). Client CPU, variants interleaved, median of rounds.
 //
 //   node bench/own-work.mjs [--rounds=9] [--calls=3000] [--json]
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import {
   DIST,
+  distChunk,
   fmt,
   isMain,
   loadAdapter,
   median,
   parseArgs,
-  ROOT,
   requireDist,
   table,
 } from "./lib/common.mjs";
@@ -29,8 +27,7 @@ const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", val
 
 async function variants() {
   const { MerchantPaymentsClient } = await import(pathToFileURL(DIST).href);
-  const file = readdirSync(join(ROOT, "dist")).find((name) => /^user-fetch-.*\.js$/.test(name));
-  const { createUserFetch } = await import(pathToFileURL(join(ROOT, "dist", file)).href);
+  const { createUserFetch } = await distChunk("user-fetch-");
   const options = { ...CLIENT_OPTIONS, baseUrl: BASE, fetch: memoryFetch };
   const sdk = new MerchantPaymentsClient(options);
   const traced = new MerchantPaymentsClient({ ...options, telemetry: true });
