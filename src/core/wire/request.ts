@@ -18,10 +18,10 @@ export function plainHeaders(headers: Headers): Record<string, string> {
 
 /**
  * A request's body as text (`undefined` for none), read so that its stream is left unlocked. ky cancels the body of the
- * request it sent once the answer is in; a stream still locked by `request.text()` refuses, and that refusal is an
- * error built with its stack trace on every request with a body: about a tenth of a POST's CPU. Read through a reader
- * that is released, the stream is closed and cancelling it is a no-op. Decoded as `text()` decodes (UTF-8, one leading
- * BOM dropped, malformed bytes replaced).
+ * request it sent once the answer is in; cancelling a stream still locked by `request.text()` rejects with an error
+ * built, its stack trace captured, on every request with a body: about a tenth of a POST's CPU. Read through a reader
+ * that is released, the stream is closed and unlocked, and cancelling it is a no-op. Decoded as `text()` decodes
+ * (UTF-8, one leading BOM dropped, malformed bytes replaced).
  */
 export async function requestBodyText(request: Request): Promise<string | undefined> {
   const { body } = request;
