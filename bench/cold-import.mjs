@@ -2,8 +2,10 @@
 // import a client, make it and send its first request (a status GET) to the fixed server on 127.0.0.1 (its own
 // process, started once), as a serverless function's cold start does. The wall time of the process is what a CLI, a
 // serverless cold start or a test worker pays; "in process" is measured inside the child from before the first
-// `import()` to the end of the first call. "node alone" (an empty script) is the floor. Variants are interleaved
-// (one of each per round) and medians are reported; ratios to openai-node are the median of per-round ratios.
+// `import()` to the end of the first call. "node alone" (an empty script) is the floor of an import; the design's
+// floor of a first call is ky and zod/mini loaded, one small schema, one GET through ky (nothing of the SDK).
+// Variants are interleaved (one of each per round) and medians are reported; ratios to openai-node and to that
+// floor are the median of per-round ratios.
 //
 //   node bench/cold-import.mjs [--rounds=15] [--json]
 import { spawnSync } from "node:child_process";
@@ -51,6 +53,17 @@ async function importVariants() {
       name: "first call: raw fetch GET + res.json()",
       imports: [],
       call: `await (await fetch(BASE + ${JSON.stringify(STATUS_PATH)}, { headers: ${headers} })).json();`,
+    },
+    {
+      // The design's floor for a first call (ky and zod/mini resolved from node_modules, nothing of the SDK): both
+      // loaded at once, one small zod/mini object schema, one GET through ky, the JSON read with the schema.
+      name: "first call: ky + zod/mini floor (GET, small schema)",
+      imports: [],
+      call: [
+        'const [{ default: ky }, z] = await Promise.all([import("ky"), import("zod/mini")]);',
+        "const schema = z.looseObject({ status: z.string(), isFinal: z.boolean(), pollInMs: z.optional(z.nullable(z.number())) });",
+        `z.parse(schema, await ky.get(BASE + ${JSON.stringify(STATUS_PATH)}, { headers: ${headers}, retry: 0 }).json());`,
+      ].join("\n"),
     },
     {
       name: "first call: merchant-payments payments.status()",
@@ -121,6 +134,7 @@ export async function measure({ rounds = 15, log = () => {} } = {}) {
     }
     const openai = variants.findIndex((v) => v.name === "openai");
     const openaiCall = variants.findIndex((v) => v.name.startsWith("first call: openai"));
+    const floorCall = variants.findIndex((v) => v.name.startsWith("first call: ky + zod/mini floor"));
     return variants.map((variant, i) => {
       const peer = variant.call === undefined ? openai : openaiCall;
       return {
@@ -130,6 +144,7 @@ export async function measure({ rounds = 15, log = () => {} } = {}) {
         importMs: median(inside[i]),
         ratioToOpenai: peer === -1 ? undefined : ratioTo(wall[i], wall[peer]),
         insideRatioToOpenai: peer === -1 ? undefined : ratioTo(inside[i], inside[peer]),
+        insideRatioToFloor: variant.call === undefined ? undefined : ratioTo(inside[i], inside[floorCall]),
       };
     });
   } finally {
@@ -146,6 +161,7 @@ export function render(results) {
       "in process",
       "vs openai (wall)",
       "vs openai (in process)",
+      "first call vs the ky + zod/mini floor (in process)",
     ],
     results.map((r) => [
       r.name,
@@ -153,6 +169,7 @@ export function render(results) {
       fmt.ms(r.importMs),
       ratio(r.ratioToOpenai),
       ratio(r.insideRatioToOpenai),
+      r.firstCall ? ratio(r.insideRatioToFloor) : "",
     ]),
   );
 }

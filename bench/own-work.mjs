@@ -6,44 +6,36 @@
 // OpenTelemetry SDK registered). Client CPU, variants interleaved, median of rounds.
 //
 //   node bench/own-work.mjs [--rounds=9] [--calls=3000] [--json]
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import {
   DIST,
+  distChunk,
   fmt,
   isMain,
   loadAdapter,
   median,
   parseArgs,
-  ROOT,
   requireDist,
   table,
 } from "./lib/common.mjs";
-import { ANSWER_HEADERS, CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
-import { CREATE_BODY, STATUS_BODY } from "./lib/status-body.mjs";
+import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { memoryFetch } from "./lib/status-body.mjs";
 
 const BASE = "http://127.0.0.1:9";
 const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
-/** Answers from memory: the status body for a GET, the creation answer for a POST. */
-const fakeFetch = async (_url, init) =>
-  init?.method === "POST"
-    ? new Response(CREATE_BODY, { status: 201, headers: ANSWER_HEADERS })
-    : new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });
 
 async function variants() {
   const { MerchantPaymentsClient } = await import(pathToFileURL(DIST).href);
-  const file = readdirSync(join(ROOT, "dist")).find((name) => /^user-fetch-.*\.js$/.test(name));
-  const { createUserFetch } = await import(pathToFileURL(join(ROOT, "dist", file)).href);
-  const options = { ...CLIENT_OPTIONS, baseUrl: BASE, fetch: fakeFetch };
+  const { createUserFetch } = await distChunk("user-fetch-");
+  const options = { ...CLIENT_OPTIONS, baseUrl: BASE, fetch: memoryFetch };
   const sdk = new MerchantPaymentsClient(options);
   const traced = new MerchantPaymentsClient({ ...options, telemetry: true });
   const floor = ky.create({
     retry: 0,
     throwHttpErrors: false,
     redirect: "manual",
-    fetch: createUserFetch(fakeFetch, 1_048_576),
+    fetch: createUserFetch(memoryFetch, 1_048_576),
   });
   const { bodyTextOf } = await loadAdapter();
   // The adapters hand their answer's text over beside the Response (src/core/wire/response.ts), as the SDK reads it.

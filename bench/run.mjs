@@ -232,6 +232,16 @@ if (results.import) {
       first.insideRatioToOpenai <= 0.6,
     );
   }
+  // What the design allows at best: ky and zod/mini from node_modules, one schema, one GET (no SDK code at all).
+  const floor = results.import.find((r) => r.name.startsWith("first call: ky + zod/mini floor"));
+  if (floor?.insideRatioToOpenai !== undefined) {
+    check(
+      `the design's floor (ky + zod/mini, one GET) vs openai, ${process.version} (in process)`,
+      fmt.ratio(floor.insideRatioToOpenai),
+      "≤ 0.60× (to reach it at all)",
+      floor.insideRatioToOpenai <= 0.6,
+    );
+  }
 }
 if (results.bundle) {
   const { total, own } = results.bundle.bundle;

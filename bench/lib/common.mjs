@@ -1,6 +1,6 @@
 // Shared helpers of the benchmark scripts: paths, statistics, formatting, child processes.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -15,11 +15,24 @@ export function requireDist() {
   }
 }
 
+/**
+ * A chunk of the package's build in `dir` (default dist/): the file whose name starts with `prefix` among those
+ * `index.js` reaches through its imports. dist/ also holds the CLIs' build, whose chunks have the same names with
+ * other hashes: a chunk of the wrong one would pair, say, an adapter with a `bodyTextOf` that never saw its answers.
+ */
+export async function distChunk(prefix, dir = join(ROOT, "dist")) {
+  const seen = new Set(["index.js"]);
+  for (const file of seen) {
+    if (file.startsWith(prefix)) return import(pathToFileURL(join(dir, file)).href);
+    const text = readFileSync(join(dir, file), "utf8");
+    for (const [, name] of text.matchAll(/(?:from |import\()"\.\/([^"]+\.js)"/g)) seen.add(name);
+  }
+  throw new Error(`${dir} has no ${prefix}* chunk reached from index.js: run npm run build`);
+}
+
 /** The SDK's pooled node:http adapter (`src/core/wire/node-fetch.ts`), as built into its own chunk of dist/. */
-export async function loadAdapter() {
-  const file = readdirSync(join(ROOT, "dist")).find((name) => /^node-fetch-.*\.js$/.test(name));
-  if (!file) throw new Error("dist has no node-fetch chunk: run npm run build");
-  return import(pathToFileURL(join(ROOT, "dist", file)).href);
+export function loadAdapter() {
+  return distChunk("node-fetch-");
 }
 
 /**

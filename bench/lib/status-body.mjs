@@ -1,3 +1,5 @@
+import { ANSWER_HEADERS } from "./fixtures.mjs";
+
 // The ~600-byte payment status the fixed server answers with (valid for the SDK's status schema).
 const USDC = "eip155:8453/erc20:0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 export const STATUS_BODY = JSON.stringify({
@@ -29,3 +31,9 @@ export const CREATE_BODY = JSON.stringify({
   amount: { unit: "iso4217/USD", value: "1999" },
   expiresAt: "2026-02-19T11:00:00.000Z",
 });
+
+/** A `fetch` answering from memory: the status body for a GET, the creation answer for a POST. */
+export const memoryFetch = async (_url, init) =>
+  init?.method === "POST"
+    ? new Response(CREATE_BODY, { status: 201, headers: ANSWER_HEADERS })
+    : new Response(STATUS_BODY, { status: 200, headers: ANSWER_HEADERS });

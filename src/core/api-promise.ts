@@ -34,7 +34,8 @@ export interface CallResult<T> {
   data: T;
   status: number;
   requestId: string | undefined;
-  idempotentReplayed: boolean;
+  /** Read from the headers only when someone asks for it. */
+  idempotentReplayed: () => boolean;
   /** Builds the exposed copy of the headers: only when someone asks for them. */
   headers: () => Headers;
 }
@@ -68,10 +69,15 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     response: ResponseInfo;
   }> {
     const result = await this.#result;
-    const { status, requestId, idempotentReplayed } = result;
+    const { status, requestId } = result;
     return {
       data: withRequestId(result.data, requestId),
-      response: { status, headers: result.headers(), requestId, idempotentReplayed },
+      response: {
+        status,
+        headers: result.headers(),
+        requestId,
+        idempotentReplayed: result.idempotentReplayed(),
+      },
     };
   }
 

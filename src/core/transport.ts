@@ -275,7 +275,7 @@ export class Transport {
       data: readBody(reader, schema, response, request, requestId),
       status: response.status,
       requestId,
-      idempotentReplayed: response.headers.get("idempotent-replayed")?.toLowerCase() === "true",
+      idempotentReplayed: () => response.headers.get("idempotent-replayed")?.toLowerCase() === "true",
       headers: () => exposedHeaders(response.headers, this.#redactor),
     };
   }

@@ -19,7 +19,7 @@ import { urlToHttpOptions } from "node:url";
 import zlib from "node:zlib";
 import { MAX_CONTENT_CODINGS, WireFailure } from "./failure.js";
 import { createSocketPool, type SocketPool } from "./pool.js";
-import { plainHeaders, requestOf } from "./request.js";
+import { plainHeaders, requestBodyText, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 /** How the transport (and the bench's ky floor, which loads this module alone) reads an answer's text. */
@@ -49,7 +49,7 @@ export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
 
   return async (input, init) => {
     const request = requestOf(input, init);
-    const body = request.body === null ? undefined : await request.text();
+    const body = await requestBodyText(request);
     return exchange(request, body, agentFor, options.maxResponseBytes);
   };
 }

@@ -15,3 +15,26 @@ export function plainHeaders(headers: Headers): Record<string, string> {
   });
   return out;
 }
+
+/**
+ * A request's body as text (`undefined` for none), read so that its stream is left unlocked. ky cancels the body of the
+ * request it sent once the answer is in; cancelling a stream still locked by `request.text()` rejects with an error
+ * built, its stack trace captured, on every request with a body: about a tenth of a POST's CPU. Read through a reader
+ * that is released, the stream is closed and unlocked, and cancelling it is a no-op. Decoded as `text()` decodes
+ * (UTF-8, one leading BOM dropped, malformed bytes replaced).
+ */
+export async function requestBodyText(request: Request): Promise<string | undefined> {
+  const { body } = request;
+  if (body === null) return undefined;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return text + decoder.decode();
+}

@@ -13,7 +13,7 @@
  */
 import { readBodyText } from "./body.js";
 import { WireFailure } from "./failure.js";
-import { plainHeaders, requestOf } from "./request.js";
+import { plainHeaders, requestBodyText, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 /** What is read of a user fetch's answer: a global `Response`, node-fetch 2's, or any look-alike. */
@@ -29,7 +29,7 @@ export function createUserFetch(own: typeof fetch, maxResponseBytes: number): ty
   return async (input, init) => {
     const request = requestOf(input, init);
     const headers = plainHeaders(request.headers);
-    const body = request.body === null ? undefined : await request.text();
+    const body = await requestBodyText(request);
     // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
     const { method, redirect, signal } = request;
     const answer = (await own(request.url, { method, headers, body, signal, redirect }).catch(
