@@ -8,7 +8,7 @@
 // the status calls per second one client gets from the mock on this machine at that moment, for scale.
 //
 //   node --import tsx bench/workers-settle.mjs [--payments=10000] [--spreadMs=60000] [--pollInMs=10000] [--leaseSeconds=10] [--watchMs=…]
-//   [--runs=1,4,4k]
+//   [--runs=1,4,4k] [--trace]   (--trace: status calls per 5 s, each payment's first call and the gaps between its calls)
 //
 // The server comes from scripts/postgres.sh (DATABASE_URL when set, else started and stopped here).
 import { execFileSync, spawn } from "node:child_process";
@@ -190,6 +190,18 @@ async function measure(orders, mock, workers, successAt) {
     for (const r of statusRequests)
       perWindow[Math.floor((r.time - t0) / 5000)] = (perWindow[Math.floor((r.time - t0) / 5000)] ?? 0) + 1;
     console.error(`status calls per 5 s: ${[...perWindow].map((n) => n ?? 0).join(" ")}`);
+    // When each payment was first asked for, and the gaps between its calls: a slow start or slow polling?
+    const byPayment = new Map();
+    for (const r of statusRequests)
+      (byPayment.get(r.path) ?? byPayment.set(r.path, []).get(r.path)).push(r.time);
+    const firsts = [...byPayment.values()].map((t) => (t[0] - t0) / 1000).sort((a, b) => a - b);
+    const gaps = [...byPayment.values()]
+      .flatMap((t) => t.slice(1).map((x, i) => (x - t[i]) / 1000))
+      .sort((a, b) => a - b);
+    const q = (xs) => [50, 90, 99].map((p) => percentile(xs, p).toFixed(1)).join(" / ");
+    console.error(
+      `first call after the first (s) p50/p90/p99: ${q(firsts)}; gap between calls (s): ${q(gaps)}`,
+    );
   }
   const { rows: fulfilled } = await orders.db.query(
     "SELECT payment_id AS \"paymentId\", extract(epoch FROM fulfilled_at) * 1000 AS at FROM orders WHERE state = 'fulfilled'",

@@ -142,11 +142,19 @@ export class WatchQueue {
   async renew(jobs: readonly WatchJob[], isHeld: (job: WatchJob) => boolean): Promise<WatchJob[]> {
     const lost: WatchJob[] = [];
     for (let i = 0; i < jobs.length; i += 1000) {
-      const chunk = jobs.slice(i, i + 1000);
-      if (affectedCount(await this.boss.touch(WATCH_QUEUE, chunk.map(attemptOf))) === chunk.length) continue;
-      // Some were not renewed: settled meanwhile (most often), or a lapsed claim (rare). Ask for the others alone.
+      // Only what is still held when the statement goes: a job settled since the renewal began is not renewed.
+      const chunk = jobs.slice(i, i + 1000).filter(isHeld);
+      const response = await this.boss.touch(WATCH_QUEUE, chunk.map(attemptOf));
+      if (affectedCount(response) === chunk.length) continue;
+      // Some were not renewed: settled while the statement ran, or a lapsed claim. pg-boss names the ones it
+      // renewed; without that list, ask for each job alone.
+      const renewed = renewedIds(response);
       for (const job of chunk) {
-        if (isHeld(job) && !affected(await this.boss.touch(WATCH_QUEUE, attemptOf(job)))) lost.push(job);
+        if (!isHeld(job)) continue;
+        const kept = renewed
+          ? renewed.has(job.id)
+          : affected(await this.boss.touch(WATCH_QUEUE, attemptOf(job)));
+        if (!kept) lost.push(job);
       }
     }
     return lost;
@@ -219,3 +227,9 @@ function affectedCount(response: object): number {
 }
 
 const affected = (response: object): boolean => affectedCount(response) === 1;
+
+/** The ids a settle call or `touch` changed, when pg-boss lists them (`settled`, beside `affected`). */
+function renewedIds(response: object): Set<string> | undefined {
+  const settled = (response as { settled?: unknown }).settled;
+  return Array.isArray(settled) ? new Set(settled.map(String)) : undefined;
+}
