@@ -92,17 +92,7 @@ export async function runWatchWorker(
   if (!queue) throw new Error("runWatchWorker needs the orders of a PostgreSQL server (openOrders({ url }))");
   const settings = settingsOf(queue, options);
   const { signal, capacity, fetchIntervalMs } = settings;
-  const stats: WatchWorkerStats = {
-    fulfilled: 0,
-    already_fulfilled: 0,
-    unpaid: 0,
-    waiting: 0,
-    gone: 0,
-    requeued: 0,
-    handed_back: 0,
-    lost: 0,
-    error: 0,
-  };
+  const stats = emptyStats();
   const held = new Map<string, Holding>();
   const stopAll = () => {
     for (const holding of held.values()) holding.stop.abort();
@@ -118,10 +108,17 @@ export async function runWatchWorker(
     const jobs = free > 0 ? await take(queue, Math.min(free, 500)) : [];
     for (const job of jobs) {
       const holding: Holding = { job, stop: new AbortController(), lost: false };
+      // A retry of a job this worker still watches (its claim lapsed, then came back here): the old watch stops.
+      const previous = held.get(job.id);
+      if (previous) {
+        previous.lost = true;
+        previous.stop.abort();
+      }
       held.set(job.id, holding);
       if (signal?.aborted) holding.stop.abort();
       const run: Promise<void> = watch(holding).then((event) => {
-        held.delete(job.id);
+        // Only this attempt's entry: a retry of the same job may have been taken meanwhile, under the same id.
+        if (held.get(job.id) === holding) held.delete(job.id);
         stats[event.outcome]++;
         options.onJob?.(event);
         inFlight.delete(run);
@@ -141,6 +138,18 @@ export async function runWatchWorker(
   });
   return stats;
 }
+
+const emptyStats = (): WatchWorkerStats => ({
+  fulfilled: 0,
+  already_fulfilled: 0,
+  unpaid: 0,
+  waiting: 0,
+  gone: 0,
+  requeued: 0,
+  handed_back: 0,
+  lost: 0,
+  error: 0,
+});
 
 type WorkerSettings = WatchWorkerOptions & {
   capacity: number;

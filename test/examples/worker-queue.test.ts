@@ -77,6 +77,8 @@ describe("settlement workers on the payment-watch queue (real PostgreSQL)", () =
       await until(
         () => everyWorker() && watchesOf(shop.mock).watches.length >= rounds,
         "every worker at work",
+        () =>
+          `${watchesOf(shop.mock).watches.length} of ${rounds} watches, by ${[...new Set(watchesOf(shop.mock).watches.map((w) => w.worker))].join(", ")}\n${workers.map((w) => `${w.name}: ${w.output()}`).join("\n")}`,
       );
       for (const id of ids) shop.mock.service.completePayment(id);
       await until(allFulfilled(ids.length), "every order fulfilled");
@@ -123,7 +125,11 @@ describe("settlement workers on the payment-watch queue (real PostgreSQL)", () =
       expect(heirs.some((watch) => watch.job === job.id && watch.attempt > job.attempt)).toBe(true);
     }
     expect(await fulfilments(shop.orders)).toEqual({ fulfilled: ids.length, rows: ids.length });
-    expect(shipped()).toBe(ids.length);
+    // Each worker logs a fulfilment after its database commit: stop them, so that every line has arrived.
+    for (const worker of workers) await stopWorker(worker);
+    expect(shipped(), workers.map((worker) => `${worker.name}:\n${worker.output()}`).join("\n")).toBe(
+      ids.length,
+    );
   }, 120_000);
 
   it("a live worker keeps its payments past the lease: its heartbeats renew the claims, no other worker takes them", async () => {
