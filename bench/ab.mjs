@@ -23,11 +23,10 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
-import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { CLIENT_OPTIONS, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { memoryFetch } from "./lib/status-body.mjs";
 
 const MEMORY = "http://127.0.0.1:9";
-const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
 
 async function clientsOf(dir, baseUrl, fetch) {
   const { MerchantPaymentsClient } = await import(pathToFileURL(join(dir, "index.js")).href);
@@ -70,9 +69,10 @@ async function groupsFor(baseDir, newDir, url, memory) {
       new: () => newSdk.payments.status(PAYMENT_ID),
     },
     [`POST create, ${where}`]: {
-      "ky floor": () => floor(`${url}/v1/payments`, { ...post, body: JSON.stringify(INPUT) }).then(parsed),
-      old: () => oldSdk.payments.create(INPUT),
-      new: () => newSdk.payments.create(INPUT),
+      "ky floor": () =>
+        floor(`${url}/v1/payments`, { ...post, body: JSON.stringify(CREATE_INPUT) }).then(parsed),
+      old: () => oldSdk.payments.create(CREATE_INPUT),
+      new: () => newSdk.payments.create(CREATE_INPUT),
     },
   };
 }

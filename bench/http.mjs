@@ -31,12 +31,11 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
-import { API_KEY, API_VERSION, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { API_KEY, API_VERSION, CREATE_INPUT, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { requestHeadBytes } from "./lib/header-bytes.mjs";
 
 const VERSION_HEADER = "Mock-Version";
 const CONCURRENCY = 64;
-const CREATE_INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
 /** The variant the SDK is held against (≤ 1.1×), and the one `create()` is (≤ 1.0×). */
 export const FLOOR = "ky floor";
 

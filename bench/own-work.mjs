@@ -19,11 +19,10 @@ import {
   requireDist,
   table,
 } from "./lib/common.mjs";
-import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { CLIENT_OPTIONS, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { memoryFetch } from "./lib/status-body.mjs";
 
 const BASE = "http://127.0.0.1:9";
-const INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };
 
 async function variants() {
   const { MerchantPaymentsClient } = await import(pathToFileURL(DIST).href);
@@ -53,9 +52,10 @@ async function variants() {
       "SDK, telemetry on (no-op providers)": () => traced.payments.status(PAYMENT_ID),
     },
     "POST create": {
-      "ky floor": () => floor(`${BASE}/v1/payments`, { ...post, body: JSON.stringify(INPUT) }).then(parsed),
-      SDK: () => sdk.payments.create(INPUT),
-      "SDK, telemetry on (no-op providers)": () => traced.payments.create(INPUT),
+      "ky floor": () =>
+        floor(`${BASE}/v1/payments`, { ...post, body: JSON.stringify(CREATE_INPUT) }).then(parsed),
+      SDK: () => sdk.payments.create(CREATE_INPUT),
+      "SDK, telemetry on (no-op providers)": () => traced.payments.create(CREATE_INPUT),
     },
   };
 }

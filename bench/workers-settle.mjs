@@ -180,29 +180,35 @@ async function playScript(rows, mock, orders, workers, killOne) {
   return { successAt, elapsed, drainSeconds: elapsed - script.at(-1).at / 1000 };
 }
 
+/**
+ * `--trace`: the status calls per 5 s, when each payment was first asked for (after the first call of all) and the
+ * gaps between a payment's calls: is a long lag a slow start or slow polling?
+ */
+function traceCalls(statusRequests) {
+  const t0 = statusRequests[0]?.time ?? 0;
+  const perWindow = Map.groupBy(statusRequests, (r) => Math.floor((r.time - t0) / 5000));
+  const windows = Array.from(
+    { length: Math.max(0, ...perWindow.keys()) + 1 },
+    (_, i) => perWindow.get(i)?.length ?? 0,
+  );
+  console.error(`status calls per 5 s: ${windows.join(" ")}`);
+  const times = [...Map.groupBy(statusRequests, (r) => r.path).values()].map((calls) =>
+    calls.map((r) => r.time),
+  );
+  const sorted = (xs) => xs.sort((a, b) => a - b);
+  const firsts = sorted(times.map((t) => (t[0] - t0) / 1000));
+  const gaps = sorted(times.flatMap((t) => t.slice(1).map((x, i) => (x - t[i]) / 1000)));
+  const q = (xs) => [50, 90, 99].map((p) => percentile(xs, p).toFixed(1)).join(" / ");
+  console.error(
+    `first call after the first (s) p50/p90/p99: ${q(firsts)}; gap between calls (s): ${q(gaps)}`,
+  );
+}
+
 /** What the database and the mock say once the workers stopped. */
 async function measure(orders, mock, workers, successAt) {
   const statusRequests = mock.service.requests.filter((r) => r.path.endsWith("/status"));
   const statusCalls = statusRequests.length;
-  if (args.trace) {
-    const t0 = statusRequests[0]?.time ?? 0;
-    const perWindow = [];
-    for (const r of statusRequests)
-      perWindow[Math.floor((r.time - t0) / 5000)] = (perWindow[Math.floor((r.time - t0) / 5000)] ?? 0) + 1;
-    console.error(`status calls per 5 s: ${[...perWindow].map((n) => n ?? 0).join(" ")}`);
-    // When each payment was first asked for, and the gaps between its calls: a slow start or slow polling?
-    const byPayment = new Map();
-    for (const r of statusRequests)
-      (byPayment.get(r.path) ?? byPayment.set(r.path, []).get(r.path)).push(r.time);
-    const firsts = [...byPayment.values()].map((t) => (t[0] - t0) / 1000).sort((a, b) => a - b);
-    const gaps = [...byPayment.values()]
-      .flatMap((t) => t.slice(1).map((x, i) => (x - t[i]) / 1000))
-      .sort((a, b) => a - b);
-    const q = (xs) => [50, 90, 99].map((p) => percentile(xs, p).toFixed(1)).join(" / ");
-    console.error(
-      `first call after the first (s) p50/p90/p99: ${q(firsts)}; gap between calls (s): ${q(gaps)}`,
-    );
-  }
+  if (args.trace) traceCalls(statusRequests);
   const { rows: fulfilled } = await orders.db.query(
     "SELECT payment_id AS \"paymentId\", extract(epoch FROM fulfilled_at) * 1000 AS at FROM orders WHERE state = 'fulfilled'",
   );

@@ -26,3 +26,6 @@ export const ANSWER_HEADERS = {
   "content-type": "application/json",
   "request-id": "req_TuuqNE4UYbMooDqpS2tb",
 };
+
+/** The body of the benches' `payments.create()` (and of the floors' POST). */
+export const CREATE_INPUT = { referenceId: "order-0000042", amount: { unit: "iso4217/USD", value: "1999" } };

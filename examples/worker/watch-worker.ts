@@ -82,6 +82,12 @@ interface Holding {
   lost: boolean;
 }
 
+/** Another worker holds this job now (or a newer attempt of it): its watch stops, and it is not handed on. */
+function loseClaim(holding: Holding): void {
+  holding.lost = true;
+  holding.stop.abort();
+}
+
 /** Runs a worker until `options.signal` aborts; resolves once every payment it held is back in the queue. */
 export async function runWatchWorker(
   client: MerchantPaymentsClient,
@@ -110,12 +116,8 @@ export async function runWatchWorker(
       const holding: Holding = { job, stop: new AbortController(), lost: false };
       // A retry of a job this worker still watches (its claim lapsed, then came back here): the old watch stops.
       const previous = held.get(job.id);
-      if (previous) {
-        previous.lost = true;
-        previous.stop.abort();
-      }
+      if (previous) loseClaim(previous);
       held.set(job.id, holding);
-      if (signal?.aborted) holding.stop.abort();
       const run: Promise<void> = watch(holding).then((event) => {
         // Only this attempt's entry: a retry of the same job may have been taken meanwhile, under the same id.
         if (held.get(job.id) === holding) held.delete(job.id);
@@ -184,15 +186,13 @@ function startHeartbeat(queue: WatchQueue, held: Map<string, Holding>, intervalM
   const isHeld = (job: WatchJob) => held.get(job.id)?.job === job;
   const beat = async () => {
     try {
-      for (const job of await queue.renew(
+      const lost = await queue.renew(
         [...held.values()].map((holding) => holding.job),
         isHeld,
-      )) {
+      );
+      for (const job of lost) {
         const holding = held.get(job.id);
-        if (holding?.job === job) {
-          holding.lost = true;
-          holding.stop.abort();
-        }
+        if (holding?.job === job) loseClaim(holding);
       }
     } catch (error) {
       console.error(`payment-watch: could not renew the claims on ${held.size} payment(s): ${String(error)}`);
