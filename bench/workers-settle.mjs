@@ -2,13 +2,16 @@
 // outcomes scripted over about a minute (90% succeed, 10% fail, at times spread evenly), settled by one worker
 // process, then by four, then by four of which one is SIGKILLed mid-run. Reports the status calls the mock
 // answered, payments settled per second, the lag from each payment's success to its order's fulfilment (p50, p95),
-// the peak RSS of each worker (VmHWM), double fulfilments and payments left unsettled.
+// the peak RSS of each worker (VmHWM), double fulfilments, payments left unsettled and the machine's idle share for each
+// 10 s of the run.
 //
 // Not a test: it reads the wall clock, and its figures depend on the machine (a shared 2-core one here): it ends with
 // the status calls per second one client gets from the mock on this machine at that moment, for scale.
 //
 //   node --import tsx bench/workers-settle.mjs [--payments=10000] [--spreadMs=60000] [--pollInMs=10000] [--leaseSeconds=10] [--watchMs=…]
-//   [--runs=1,4,4k] [--trace]   (--trace: status calls per 5 s, each payment's first call and the gaps between its calls)
+//   [--runs=1,4,4k] [--trace] [--probe]
+//   --trace: status calls per 5 s, each payment's first call and the gaps between its calls;
+//   --probe: each worker's call times and event-loop delay every 5 s, on stderr (bench/lib/worker-probe.mjs).
 //
 // The server comes from scripts/postgres.sh (DATABASE_URL when set, else started and stopped here).
 import { execFileSync, spawn } from "node:child_process";
@@ -91,7 +94,8 @@ async function seed(mock, orders) {
 function startWorkers(n, mock, url) {
   const { keys, merchantId } = mock.service;
   return Array.from({ length: n }, (_, i) => {
-    const child = spawn(process.execPath, ["--import", "tsx", `${root}examples/worker.ts`], {
+    const probe = args.probe ? ["--import", `${root}bench/lib/worker-probe.mjs`] : [];
+    const child = spawn(process.execPath, [...probe, "--import", "tsx", `${root}examples/worker.ts`], {
       cwd: root,
       stdio: ["ignore", "pipe", "inherit"],
       env: {
@@ -134,6 +138,34 @@ function startWorkers(n, mock, url) {
     };
     return { child, exited, ready, peakRss, shipped: () => shipped, claimsLost: () => claimsLost, rss: 0 };
   });
+}
+
+/**
+ * The machine's idle share (all cores, from /proc/stat) for each 10 s from now until the returned function is called:
+ * whether a slow run was the workers' design or a machine with no CPU left. Empty where /proc/stat does not exist.
+ */
+function idleByWindow() {
+  const read = () => {
+    try {
+      const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+      // user nice system idle iowait irq softirq steal: idle and iowait are time nothing ran.
+      return { idle: ticks[3] + ticks[4], total: ticks.slice(0, 8).reduce((a, b) => a + b, 0) };
+    } catch {
+      return undefined;
+    }
+  };
+  const shares = [];
+  let last = read();
+  const timer = setInterval(() => {
+    const now = read();
+    if (last && now)
+      shares.push(`${Math.round((100 * (now.idle - last.idle)) / (now.total - last.total || 1))}%`);
+    last = now;
+  }, 10_000);
+  return () => {
+    clearInterval(timer);
+    return shares.join(" ");
+  };
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -273,7 +305,9 @@ async function run(label, adminUrl) {
     const workers = startWorkers(n, mock, database.url);
     // The clock starts once every worker runs (their start is not what is measured).
     await Promise.race([Promise.all(workers.map((w) => w.ready)), sleep(120_000)]);
+    const idle = idleByWindow();
     const { successAt, elapsed, drainSeconds } = await playScript(rows, mock, orders, workers, killOne);
+    const idleBy10s = idle();
     for (const worker of workers) if (!worker.rss) worker.rss = worker.peakRss();
     for (const worker of workers) worker.child.kill("SIGTERM");
     await Promise.all(workers.map((w) => w.exited));
@@ -282,6 +316,7 @@ async function run(label, adminUrl) {
       settledPerSecond: Math.round(PAYMENTS / elapsed),
       elapsed,
       drainSeconds,
+      idleBy10s,
       ...(await measure(orders, mock, workers, successAt)),
     };
   } finally {
@@ -340,7 +375,8 @@ try {
     console.log(
       `${r.label}: ${r.statusCalls} status calls (${(r.statusCalls / results[0].statusCalls).toFixed(2)}x), ` +
         `${r.settledPerSecond}/s over ${r.elapsed.toFixed(0)} s (all settled ${r.drainSeconds.toFixed(1)} s after the last outcome), lag p50 ${r.p50LagMs} ms p95 ${r.p95LagMs} ms, ` +
-        `peak RSS ${r.peakRssMiB} MiB, fulfilled ${r.fulfilments}/${r.expectedFulfilments}, double ${r.doubleFulfilments}, lost ${r.lost}`,
+        `peak RSS ${r.peakRssMiB} MiB, fulfilled ${r.fulfilments}/${r.expectedFulfilments}, double ${r.doubleFulfilments}, lost ${r.lost}; ` +
+        `by 10 s: lag p95 ${r.p95LagSecondsBy10s} s, machine idle ${r.idleBy10s || "(unknown)"}`,
     );
   }
 } finally {
