@@ -125,6 +125,14 @@ export class Orders {
     return rows[0];
   }
 
+  /** The orders with these ids, by id, in one query (an id without an order is absent from the map). */
+  async getMany(ids: readonly string[]): Promise<Map<string, Order>> {
+    const { rows } = await this.db.query<Order>(`SELECT ${COLUMNS} FROM orders WHERE id = ANY($1::text[])`, [
+      ids,
+    ]);
+    return new Map(rows.map((order) => [order.id, order]));
+  }
+
   /**
    * Notes the checkout payment of an order. A second call with the same payment (a replayed create) changes
    * nothing; a different payment for an order that already has one is refused (false): one payment per order.

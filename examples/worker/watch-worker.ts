@@ -25,7 +25,7 @@ import {
   UserAbortError,
 } from "merchant-payments";
 import { type FulfilHandler, type Settlement, settleOrder } from "../shared/checkout-flow";
-import type { Orders } from "../shared/orders";
+import type { Order, Orders } from "../shared/orders";
 import type { WatchJob, WatchQueue } from "../shared/watch-queue";
 
 /** Options of {@link runWatchWorker}. */
@@ -112,13 +112,15 @@ export async function runWatchWorker(
   while (!signal?.aborted) {
     const free = capacity - inFlight.size;
     const jobs = free > 0 ? await take(queue, Math.min(free, 500)) : [];
+    // Their orders in one query, not one per job: a start or a takeover takes hundreds of jobs at once.
+    const known = await ordersOf(orders, jobs);
     for (const job of jobs) {
       const holding: Holding = { job, stop: new AbortController(), lost: false };
       // A retry of a job this worker still watches (its claim lapsed, then came back here): the old watch stops.
       const previous = held.get(job.id);
       if (previous) loseClaim(previous);
       held.set(job.id, holding);
-      const run: Promise<void> = watch(holding).then((event) => {
+      const run: Promise<void> = watch(holding, known).then((event) => {
         // Only this attempt's entry: a retry of the same job may have been taken meanwhile, under the same id.
         if (held.get(job.id) === holding) held.delete(job.id);
         stats[event.outcome]++;
@@ -211,6 +213,19 @@ function startHeartbeat(queue: WatchQueue, held: Map<string, Holding>, intervalM
   };
 }
 
+/**
+ * The orders of these jobs, by id; undefined when the database cannot be reached (each watch then asks for its
+ * own order, and fails into a delayed hand-on like any other error).
+ */
+async function ordersOf(orders: Orders, jobs: readonly WatchJob[]): Promise<Map<string, Order> | undefined> {
+  if (jobs.length === 0) return new Map();
+  try {
+    return await orders.getMany(jobs.map((job) => job.data.orderId));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The queue's jobs, or none for now when the database cannot be reached (the next round asks again). */
 async function take(queue: WatchQueue, limit: number): Promise<WatchJob[]> {
   try {
@@ -227,14 +242,14 @@ type WatchSettings = WorkerSettings & { handBack: WatchJob[] };
 function watcher(client: MerchantPaymentsClient, orders: Orders, queue: WatchQueue, settings: WatchSettings) {
   const { watchMs, poll = {}, traceHeader, onFulfil, errorDelaySeconds = 60 } = settings;
   const name = settings.name ?? `worker-${process.pid}`;
-  return async (holding: Holding): Promise<WatchEvent> => {
+  return async (holding: Holding, known: Map<string, Order> | undefined): Promise<WatchEvent> => {
     const { job, stop } = holding;
     const { orderId, paymentId } = job.data;
     const event = (outcome: WatchEvent["outcome"], error?: unknown): WatchEvent =>
       error === undefined ? { orderId, paymentId, outcome } : { orderId, paymentId, outcome, error };
     const pace = pacing(poll);
     try {
-      const order = await orders.get(orderId);
+      const order = known ? known.get(orderId) : await orders.get(orderId);
       // Settled since it was enqueued (by the buyer's return, say), or not this payment's order any more.
       if (order?.state !== "awaiting_payment" || order.paymentId !== paymentId) {
         await queue.done(job);

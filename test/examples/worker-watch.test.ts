@@ -145,6 +145,50 @@ describe("a settlement worker's watches (real PostgreSQL)", () => {
     expect(events.find((event) => event.outcome === "lost")?.orderId).toBe(taken!.id);
   }, 90_000);
 
+  it("ends the jobs of orders settled, gone or paid by another payment without a call, and watches the rest", async () => {
+    shop = await openShop(10);
+    const current = shop;
+    const [settled, moved, watched] = await placeOrders(current, 3);
+    // Settled by the buyer's return before any worker looked; re-pointed at another payment; never stored at all.
+    await current.orders.fulfil(settled!.id, settled!.paymentId!);
+    await current.orders.db.query("UPDATE orders SET payment_id = 'pay_other' WHERE id = $1", [moved!.id]);
+    await current.orders.watches!.enqueue({ orderId: "ord_missing", paymentId: "pay_missing" });
+    const events: WatchEvent[] = [];
+    const worker = runWorker(current, 60_000, { onJob: (event) => events.push(event) });
+    await until(() => events.length === 3, "three jobs ended");
+    current.mock.service.completePayment(watched!.paymentId!);
+    await until(
+      async () => (await fulfilments(current.orders)).fulfilled === 2,
+      "the watched order fulfilled",
+    );
+    const stats = await worker.stop();
+
+    expect(stats).toMatchObject({ gone: 3, fulfilled: 1, error: 0 });
+    const statusCalls = current.mock.service.requests.filter((r) => r.path.endsWith("/status"));
+    expect(new Set(statusCalls.map((r) => r.path.split("/").at(-2)))).toEqual(new Set([watched!.paymentId]));
+    expect(await fulfilments(current.orders)).toEqual({ fulfilled: 2, rows: 2 });
+  }, 90_000);
+
+  it("watches each payment on its own when the orders of a batch cannot be read at once", async () => {
+    shop = await openShop(10);
+    const current = shop;
+    const [first, second] = await placeOrders(current, 2);
+    // The batch lookup fails (a database hiccup); each watch then reads its own order.
+    const orders = Object.create(current.orders) as typeof current.orders;
+    orders.getMany = () => Promise.reject(new Error("connection reset"));
+    const shutdown = new AbortController();
+    const run = runWatchWorker(current.client, orders, {
+      signal: shutdown.signal,
+      fetchIntervalMs: 50,
+      traceHeader: TRACE_HEADER,
+    });
+    await until(() => watchesOf(current.mock).watches.length === 2, "both payments watched");
+    for (const order of [first, second]) current.mock.service.completePayment(order!.paymentId!);
+    await until(async () => (await fulfilments(current.orders)).fulfilled === 2, "both orders fulfilled");
+    shutdown.abort();
+    expect(await run).toMatchObject({ fulfilled: 2, error: 0 });
+  }, 90_000);
+
   it("refuses a watch as long as the queue's longest hold, and a lease pg-boss cannot keep", async () => {
     shop = await openShop(10, { maxWatchSeconds: 20 });
     await expect(runWatchWorker(shop.client, shop.orders, { watchMs: 20_000 })).rejects.toThrow(RangeError);
