@@ -1,8 +1,10 @@
 // Loaded into each worker process by `bench/workers-settle.mjs --probe` (`node --import`): every 5 s it prints to
-// stderr how long the worker's HTTP calls took from the moment the request was made (a free socket awaited
-// included) to the answer's end, how many were still open, and the worker's event-loop delay. It asks Node's own
-// diagnostics channels (`http.client.request.start`, `http.client.response.finish`), so the worker's code is the
-// one merchants run, unchanged. Where a call waits: in the worker's process (a slow event loop) or for an answer.
+// stderr how long the worker's HTTP calls took from the start Node reports (once the call has one of the agent's
+// sockets: `open` never exceeds `maxSockets`) to the answer's end, how many were still open, and the worker's
+// event-loop delay. It asks Node's own diagnostics channels (`http.client.request.start`,
+// `http.client.response.finish`), so the worker's code is the one merchants run, unchanged. Beside the SDK's
+// `onResponse` `durationMs` (which counts the wait for a socket too) it says where a call waits: for a socket, for
+// the answer, or in a slow event loop.
 import { subscribe } from "node:diagnostics_channel";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
