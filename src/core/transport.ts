@@ -135,8 +135,11 @@ export class Transport {
     const operation = this.#operationOf(schemas, row, input);
     // Checked before a key is made: a bad option is refused without loading anything.
     if (options !== undefined) checkRequestOptions(options);
-    const idempotencyKey =
-      options?.idempotencyKey ?? (row.idempotencyKey === "always" ? await newIdempotencyKey() : undefined);
+    let idempotencyKey = options?.idempotencyKey;
+    if (idempotencyKey === undefined && row.idempotencyKey === "always") {
+      const made = newIdempotencyKey();
+      idempotencyKey = typeof made === "string" ? made : await made;
+    }
     const call = this.#prepare(operation, options, idempotencyKey);
     const send = (trace?: CallTrace) => this.#send(schemas, operation.response, call, trace);
     const result = this.#telemetry ? await this.#telemetry.traced(call.event, row.path, send) : await send();
