@@ -6,6 +6,7 @@
 // OpenTelemetry SDK registered). Client CPU, variants interleaved, median of rounds.
 //
 //   node bench/own-work.mjs [--rounds=9] [--calls=3000] [--json]
+//   node bench/own-work.mjs --allocation-only --json   (heap allocated per call only: the budget check's input)
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import {
@@ -60,9 +61,10 @@ async function variants() {
   };
 }
 
-export async function measure({ rounds = 9, calls = 3000 } = {}) {
+export async function measure({ rounds = 9, calls = 3000, allocationOnly = false } = {}) {
   requireDist();
   const groups = await variants();
+  if (allocationOnly) return { node: process.version, allocation: await allocationOf(groups) };
   const results = {};
   for (const [operation, group] of Object.entries(groups)) {
     const samples = Object.fromEntries(Object.keys(group).map((name) => [name, []]));
@@ -77,32 +79,101 @@ export async function measure({ rounds = 9, calls = 3000 } = {}) {
     }
     const floor = samples["ky floor"];
     results[operation] = Object.fromEntries(
-      Object.entries(samples).map(([name, values]) => [
-        name,
-        { cpuUs: median(values), overFloorUs: median(values.map((value, i) => value - floor[i])) },
-      ]),
+      await Promise.all(
+        Object.entries(samples).map(async ([name, values]) => [
+          name,
+          {
+            cpuUs: median(values),
+            overFloorUs: median(values.map((value, i) => value - floor[i])),
+            heapBytes: await allocatedPerCall(group[name]),
+          },
+        ]),
+      ),
     );
   }
   return { node: process.version, rounds, calls, results };
 }
 
+/** Heap allocated per call by each variant, after a warm-up: `{ operation: { variant: bytes } }`. */
+async function allocationOf(groups) {
+  const allocation = {};
+  for (const [operation, group] of Object.entries(groups)) {
+    allocation[operation] = {};
+    for (const [name, run] of Object.entries(group)) {
+      for (let i = 0; i < 5000; i++) await run(); // warm-up: until optimised code allocates what it will
+      allocation[operation][name] = await allocatedPerCall(run);
+    }
+  }
+  return allocation;
+}
+
+/**
+ * Bytes of heap one call allocates (garbage included): the growth of `heapUsed` over a sample of calls that no garbage
+ * collection interrupted (Node reports each collection as a `gc` performance entry; a sample in which one arrived is
+ * dropped), median of the samples. No collection is forced: a forced one may drop compiled code that the next calls
+ * then rebuild. Unlike CPU time on a shared machine, this is the same from run to run within a few per cent.
+ */
+async function allocatedPerCall(run, { samples = 9, calls = 20 } = {}) {
+  let collections = 0;
+  const observer = new PerformanceObserver((list) => {
+    collections += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  // A collection's entry is delivered on a later turn of the event loop: wait for it before judging a sample.
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const values = [];
+  try {
+    for (let attempt = 0; values.length < samples && attempt < samples * 8; attempt++) {
+      await settle();
+      const before = collections;
+      const heap = process.memoryUsage().heapUsed;
+      for (let i = 0; i < calls; i++) await run();
+      const grown = process.memoryUsage().heapUsed - heap;
+      await settle();
+      if (collections === before) values.push(grown / calls);
+    }
+  } finally {
+    observer.disconnect();
+  }
+  return values.length > 0 ? median(values) : undefined;
+}
+
 export function render({ results }) {
+  const kb = (bytes) => (bytes === undefined ? "n/a" : `${(bytes / 1000).toFixed(1)} KB`);
   const rows = Object.entries(results).flatMap(([operation, byName]) =>
-    Object.entries(byName).map(([name, { cpuUs, overFloorUs }]) => [
-      operation,
-      name,
-      fmt.us(cpuUs),
-      name === "ky floor" ? "" : `+${fmt.us(overFloorUs)}`,
-    ]),
+    Object.entries(byName).map(([name, { cpuUs, overFloorUs, heapBytes }]) => {
+      const floorBytes = byName["ky floor"].heapBytes;
+      const overFloorBytes =
+        heapBytes === undefined || floorBytes === undefined ? undefined : heapBytes - floorBytes;
+      return [
+        operation,
+        name,
+        fmt.us(cpuUs),
+        name === "ky floor" ? "" : `+${fmt.us(overFloorUs)}`,
+        kb(heapBytes),
+        name === "ky floor" ? "" : `+${kb(overFloorBytes)}`,
+      ];
+    }),
   );
   return table(
-    ["operation", "variant (fetch answers from memory)", "client CPU / call", "over the ky floor"],
+    [
+      "operation",
+      "variant (fetch answers from memory)",
+      "client CPU / call",
+      "over the ky floor",
+      "heap allocated / call",
+      "over the ky floor",
+    ],
     rows,
   );
 }
 
 if (isMain(import.meta.url)) {
   const args = parseArgs();
-  const result = await measure({ rounds: Number(args.rounds ?? 9), calls: Number(args.calls ?? 3000) });
+  const result = await measure({
+    rounds: Number(args.rounds ?? 9),
+    calls: Number(args.calls ?? 3000),
+    allocationOnly: Boolean(args["allocation-only"]),
+  });
   process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
 }

@@ -15,6 +15,10 @@
 //   the caches that tests write into its hidden folders left out. Lanes install their own tools apart
 //   (`examples/`, `tools/`, `bench/`).
 //
+// - heap allocated per call over the ky floor (`bench/own-work.mjs --allocation-only`, fetch answering from memory):
+//   `payments.status()` ≤ 11 KB, `payments.create()` ≤ 13.5 KB (measured 7.7 to 8.8 and 9.4 to 10.3 KB on Node 22 and
+//   24; the floor is 42 to 54 KB). A count of bytes, not a timing: it moves by under 1 KB from run to run, and what
+//   each request builds (objects, closures, promises) shows here before any CPU figure could see it (issue #27).
 // - the README ≤ 16 KB (bytes; issue #28): the first ten minutes of a newcomer, the rest lives in docs/;
 // - the packed package (`npm pack --dry-run` of the build): tarball ≤ 650 kB, unpacked ≤ 2.55 MB, and no source map
 //   carries `sourcesContent` (a second copy of every source; 2.3 MB of 4.0 MB before issue #28: see tsup.config.ts).
@@ -46,6 +50,9 @@ const BUNDLE = {
   total: { target: 25 * KB, ceiling: 43.1 * KB },
   own: { target: 12 * KB, ceiling: 27.9 * KB },
 };
+
+/** Heap one call allocates beyond the ky floor's (issue #27): bytes, garbage included. */
+const ALLOCATION_OVER_FLOOR = { status: 11 * KB, create: 13.5 * KB };
 
 /** The README's budget (issue #28): bytes, as `wc -c` counts them. */
 const README_BYTES = 16 * 1024;
@@ -147,6 +154,26 @@ for (const [name, bytes, { target, ceiling }] of [
   record(name, `${fmt.kb(bytes)} (${fmt.bytes(bytes)}; ${room})`, `≤ ${fmt.kb(ceiling)}`, bytes <= ceiling);
   const gap = bytes <= target ? "met" : `not met, ${fmt.bytes(bytes - target)} over`;
   info(`${name}: target ≤ ${fmt.kb(target)} (issue #11): ${gap}`);
+}
+
+const own = await runJson(new URL("../bench/own-work.mjs", import.meta.url).pathname, [
+  "--allocation-only",
+  "--json",
+]);
+for (const [operation, call, limit] of [
+  ["GET status", "payments.status()", ALLOCATION_OVER_FLOOR.status],
+  ["POST create", "payments.create()", ALLOCATION_OVER_FLOOR.create],
+]) {
+  const { "ky floor": floor, SDK: sdk } = own.allocation[operation];
+  const over = sdk === undefined || floor === undefined ? undefined : sdk - floor;
+  record(
+    `heap allocated per ${call} over the ky floor (${own.node})`,
+    over === undefined
+      ? "not measured (every sample had a collection)"
+      : `${fmt.kb(over)} (floor ${fmt.kb(floor)})`,
+    `≤ ${fmt.kb(limit)}`,
+    over !== undefined && over <= limit,
+  );
 }
 
 const polling = await measurePolling({ payments: 30, pollInMs: 50, spreadMs: 800 });
