@@ -6,7 +6,9 @@
 // time and the client's CPU time (`process.cpuUsage`, user + system) per request. Variants run round-robin
 // (rotating the starting variant each round) so that drift hits them alike; the result is the median over rounds
 // of each variant's µs/request, and the median over rounds of its ratio to raw fetch measured in the same round,
-// with the interquartile range of that ratio.
+// with the interquartile range of that ratio. After the rounds, the "heap / request" column: the JS heap one
+// sequential request allocates, garbage included (lib/common.mjs, `allocatedPerCall`), which repeats from run to run
+// where CPU time on a shared machine does not.
 //
 // "ky floor" is ky 2 with the SDK's ky options (`retry: 0`, `throwHttpErrors: false`, `redirect: "manual"`, the
 // attempt's deadline as `timeout`) over the same pooled node:http adapter the SDK uses (`src/core/wire/node-fetch.ts`),
@@ -21,6 +23,7 @@ import Stripe from "stripe";
 import { request as undiciRequest } from "undici";
 import * as z from "zod/mini";
 import {
+  allocatedPerCall,
   DIST,
   fmt,
   isMain,
@@ -198,6 +201,13 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
       }
       log(`http round ${round + 1}/${rounds}`);
     }
+    // After the rounds, so that every client's code is as warm as it gets: heap per request, one at a time.
+    const heapBytes = {};
+    for (const block of blocks.filter((b) => b.run === sequential)) {
+      heapBytes[block.method] = {};
+      for (const name of block.names)
+        heapBytes[block.method][name] = await allocatedPerCall(block.calls[name]);
+    }
     return blocks.map((block) => {
       const wallOf = (name) => block.samples[name].map((s) => s.wall);
       const cpuOf = (name) => block.samples[name].map((s) => s.cpu);
@@ -214,6 +224,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
           return {
             name,
             headerBytes: headBytes[block.method.startsWith("GET") ? "get" : "post"][name],
+            heapBytes: block.run === sequential ? heapBytes[block.method][name] : undefined,
             us: median(wallOf(name)),
             ratioToFetch: wall.median,
             ratioRange: [wall.p25, wall.p75],
@@ -243,6 +254,7 @@ export function render(results) {
         block.mode,
         variant.name,
         fmt.bytes(variant.headerBytes),
+        variant.heapBytes === undefined ? "" : fmt.kb(variant.heapBytes),
         fmt.us(variant.us),
         `${fmt.ratio(variant.ratioToFetch)} ${range(variant.ratioRange)}`,
         fmt.us(variant.cpuUs),
@@ -258,6 +270,7 @@ export function render(results) {
       "mode",
       "variant",
       "request head",
+      "heap / request",
       "wall / request",
       "wall vs fetch",
       "client CPU / request",
@@ -265,7 +278,7 @@ export function render(results) {
       "CPU vs ky floor",
     ],
     rows,
-  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch (or the ky floor) in the same round.`;
+  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch (or the ky floor) in the same round. Heap: bytes of JS heap one sequential request allocates, garbage included (bench/lib/common.mjs, allocatedPerCall).`;
 }
 
 if (isMain(import.meta.url)) {

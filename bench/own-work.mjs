@@ -10,6 +10,7 @@
 import { pathToFileURL } from "node:url";
 import ky from "ky";
 import {
+  allocatedPerCall,
   DIST,
   distChunk,
   fmt,
@@ -105,37 +106,6 @@ async function allocationOf(groups) {
     }
   }
   return allocation;
-}
-
-/**
- * Bytes of heap one call allocates (garbage included): the growth of `heapUsed` over a sample of calls that no garbage
- * collection interrupted (Node reports each collection as a `gc` performance entry; a sample in which one arrived is
- * dropped), median of the samples. No collection is forced: a forced one may drop compiled code that the next calls
- * then rebuild. Unlike CPU time on a shared machine, this is the same from run to run within a few per cent.
- */
-async function allocatedPerCall(run, { samples = 9, calls = 20 } = {}) {
-  let collections = 0;
-  const observer = new PerformanceObserver((list) => {
-    collections += list.getEntries().length;
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  // A collection's entry is delivered on a later turn of the event loop: wait for it before judging a sample.
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
-  const values = [];
-  try {
-    for (let attempt = 0; values.length < samples && attempt < samples * 8; attempt++) {
-      await settle();
-      const before = collections;
-      const heap = process.memoryUsage().heapUsed;
-      for (let i = 0; i < calls; i++) await run();
-      const grown = process.memoryUsage().heapUsed - heap;
-      await settle();
-      if (collections === before) values.push(grown / calls);
-    }
-  } finally {
-    observer.disconnect();
-  }
-  return values.length > 0 ? median(values) : undefined;
 }
 
 export function render({ results }) {
