@@ -79,18 +79,15 @@ export async function measure({ rounds = 9, calls = 3000, allocationOnly = false
       }
     }
     const floor = samples["ky floor"];
-    results[operation] = Object.fromEntries(
-      await Promise.all(
-        Object.entries(samples).map(async ([name, values]) => [
-          name,
-          {
-            cpuUs: median(values),
-            overFloorUs: median(values.map((value, i) => value - floor[i])),
-            heapBytes: await allocatedPerCall(group[name]),
-          },
-        ]),
-      ),
-    );
+    results[operation] = {};
+    // One variant at a time: a sample's heap growth must be its own calls' alone.
+    for (const [name, values] of Object.entries(samples)) {
+      results[operation][name] = {
+        cpuUs: median(values),
+        overFloorUs: median(values.map((value, i) => value - floor[i])),
+        heapBytes: await allocatedPerCall(group[name]),
+      };
+    }
   }
   return { node: process.version, rounds, calls, results };
 }
