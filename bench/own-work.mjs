@@ -106,7 +106,7 @@ async function allocationOf(groups) {
 }
 
 export function render({ results }) {
-  const kb = (bytes) => (bytes === undefined ? "n/a" : `${(bytes / 1000).toFixed(1)} KB`);
+  const kb = (bytes) => (bytes === undefined ? "n/a" : fmt.kb(bytes));
   const rows = Object.entries(results).flatMap(([operation, byName]) =>
     Object.entries(byName).map(([name, { cpuUs, overFloorUs, heapBytes }]) => {
       const floorBytes = byName["ky floor"].heapBytes;

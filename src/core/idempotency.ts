@@ -5,21 +5,18 @@
  *
  * @module
  */
-let uuid: Promise<typeof import("./uuid.js")> | undefined;
 let v4: (() => string) | undefined;
+let loading: Promise<() => string> | undefined;
 
 /** A fresh key: random, so two calls never share one, and the same on every retry of one call. */
 export function newIdempotencyKey(): string | Promise<string> {
   if (v4 !== undefined) return v4();
-  uuid ??= import("./uuid.js").then(
-    (loaded) => {
-      v4 = loaded.v4;
-      return loaded;
-    },
+  loading ??= import("./uuid.js").then(
+    (loaded) => (v4 = loaded.v4),
     (error: unknown) => {
-      uuid = undefined;
+      loading = undefined; // the next keyed call tries again
       throw error;
     },
   );
-  return uuid.then((loaded) => loaded.v4());
+  return loading.then((make) => make());
 }
