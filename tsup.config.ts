@@ -37,10 +37,13 @@ const shared: Options = {
 /**
  * The fetch build (`dist/fetch/`), chosen by the `bun`, `deno`, `workerd`, `worker`, `edge-light` and `browser`
  * export conditions: the same source, with the Node build's default transport (`wire/node-default.ts`, which loads
- * `node:http`) replaced by the global `fetch` (`wire/fetch-default.ts`). No `node:` module is in it at all, so no
- * bundler can hoist one; `scripts/check-package.mjs` checks that. Its types are the Node build's (one API).
+ * `node:http`) replaced by the global `fetch` (`wire/fetch-default.ts`), and zod's compiled readers
+ * (`schemas/compiled-reader.ts`) by its interpreter (`schemas/interpreted-reader.ts`: edge runtimes refuse generated
+ * code). No `node:` module is in it at all, so no bundler can hoist one, and nothing of it calls zod's compiler;
+ * `scripts/check-package.mjs` checks both. Its types are the Node build's (one API).
  */
 const FETCH_DEFAULT = fileURLToPath(new URL("src/core/wire/fetch-default.ts", import.meta.url));
+const INTERPRETED_READER = fileURLToPath(new URL("src/schemas/interpreted-reader.ts", import.meta.url));
 const fetchBuild: Options = {
   entry: { index: "src/index.ts" },
   dts: false,
@@ -53,9 +56,10 @@ const fetchBuild: Options = {
   external: ["ky", "uuid", "zod", /^zod\//],
   esbuildPlugins: [
     {
-      name: "fetch-default-transport",
+      name: "fetch-build-modules",
       setup(build) {
         build.onResolve({ filter: /\/wire\/node-default\.js$/ }, () => ({ path: FETCH_DEFAULT }));
+        build.onResolve({ filter: /\/compiled-reader\.js$/ }, () => ({ path: INTERPRETED_READER }));
       },
     },
   ],

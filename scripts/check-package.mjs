@@ -366,7 +366,8 @@ function noRequireEsm() {
 /**
  * The fetch build (export conditions bun, deno, workerd, worker, edge-light, browser) reaches no `node:` module: not
  * by a static import, a dynamic `import()` a bundler could hoist, or a `require()`, in ESM or CJS. Its whole module
- * graph in the installed package is read, and esbuild bundles it for workerd with Node's modules left unresolvable.
+ * graph in the installed package is read, and esbuild bundles it for workerd with Node's modules left unresolvable
+ * (and zod's compiler left out: it generates code, which edge runtimes refuse).
  * Node itself still resolves the package to the Node build (the pooled `node:http` wire).
  */
 async function checkFetchBuild() {
@@ -399,7 +400,7 @@ async function checkFetchBuild() {
     join(consumer, "worker.mjs"),
     'export { MerchantPaymentsClient } from "merchant-payments";\n',
   );
-  await build({
+  const bundled = await build({
     entryPoints: [join(consumer, "worker.mjs")],
     bundle: true,
     write: false,
@@ -411,6 +412,13 @@ async function checkFetchBuild() {
     logLevel: "silent",
   });
   console.log("ok: esbuild bundles it for workerd without Node's modules");
+  // zod's compiler (`new Function`, refused by edge runtimes) stays out: the fetch build reads with zod's interpreter.
+  if (bundled.outputFiles[0].text.includes("generated code failed to evaluate")) {
+    throw new Error(
+      "the workerd bundle holds zod's compiler (src/schemas/compiled-reader.ts in the fetch build?)",
+    );
+  }
+  console.log("ok: and without zod's compiler");
   const resolved = run(
     process.execPath,
     ["--input-type=module", "-e", 'console.log(import.meta.resolve("merchant-payments"))'],

@@ -14,7 +14,7 @@ import {
   ResponseValidationError,
 } from "../errors.js";
 import type { Schemas } from "../schemas/load.js";
-import type { Drift } from "../schemas/parse.js";
+import type { Drift, SchemaRunner } from "../schemas/parse.js";
 import { parseJson } from "./json.js";
 import type { ResponseValidation } from "./options.js";
 import type { Redactor } from "./redact.js";
@@ -24,6 +24,8 @@ export interface BodyReader {
   readResponse: Schemas["readResponse"];
   redactor: Redactor;
   mode: ResponseValidation;
+  /** How the schema runs: the SDK's own may run as zod's compiled code, a caller's runs as its author wrote it. */
+  runner: SchemaRunner;
   /** Called with each deviation a tolerant reading let through. */
   onDrift: (drift: Drift) => void;
 }
@@ -53,7 +55,7 @@ export function readBody<S extends z.core.$ZodType>(
   }
   const json = parsed.kind === "json" && redactor.suspects(text) ? redactor.value(parsed.value) : undefined;
   const body = parsed.kind === "json" ? (json ?? parsed.value) : undefined;
-  const result = reader.readResponse(schema, body, reader.mode);
+  const result = reader.readResponse(schema, body, reader.mode, reader.runner);
   if (!result.success) throw invalid(result.issues, body);
   for (const entry of result.drift) reader.onDrift(entry);
   return result.data;

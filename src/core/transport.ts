@@ -25,7 +25,7 @@ import type { Observers } from "./observers.js";
 import type { RequestEvent } from "./options.js";
 import { createRedactor, type Redactor } from "./redact.js";
 import { checkRequestOptions, type RequestOptions, refuseMisplacedOptions } from "./request-options.js";
-import { readBody } from "./response-body.js";
+import { type BodyReader, readBody } from "./response-body.js";
 import { parseRetryAfter, retryDelayMs, shouldRetry, sleep } from "./retry.js";
 import { type CallTrace, createTelemetry, type Telemetry } from "./telemetry/instrument.js";
 
@@ -141,7 +141,7 @@ export class Transport {
       idempotencyKey = typeof made === "string" ? made : await made;
     }
     const call = this.#prepare(operation, options, idempotencyKey);
-    const send = (trace?: CallTrace) => this.#send(schemas, operation.response, call, trace);
+    const send = (trace?: CallTrace) => this.#send(schemas, operation, call, trace);
     const result = this.#telemetry ? await this.#telemetry.traced(call.event, row.path, send) : await send();
     return unwrapped(result, row.unwrap);
   }
@@ -149,13 +149,13 @@ export class Transport {
   /** The attempts of one call, until one is answered or no retry is allowed. */
   async #send(
     schemas: Schemas,
-    schema: Schema,
+    operation: Operation,
     call: PreparedCall,
     trace: CallTrace | undefined,
   ): Promise<CallResult<unknown>> {
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
-      const outcome = await this.#attempt(schemas, schema, call, attempt);
+      const outcome = await this.#attempt(schemas, operation, call, attempt);
       if ("result" in outcome) return outcome.result;
       if (!shouldRetry(outcome, call, attempt)) throw outcome.error;
       const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
@@ -215,7 +215,7 @@ export class Transport {
   /** One attempt: send, then classify what came back (or how nothing did). */
   async #attempt(
     schemas: Schemas,
-    schema: Schema,
+    operation: Operation,
     call: PreparedCall,
     attempt: number,
   ): Promise<AttemptOutcome> {
@@ -239,7 +239,7 @@ export class Transport {
     const requestId = requestIdOf(response.headers, this.#redactor);
     if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
     if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
-    return { result: this.#result(schemas, schema, response, call.event, requestId) };
+    return { result: this.#result(schemas, operation, response, call.event, requestId) };
   }
 
   /** How the wire failed, read as a failed attempt; `call.timeoutMs` is the attempt's own (the deadline's cut). */
@@ -263,15 +263,17 @@ export class Transport {
   /** A 2xx response, its body read with the operation's schema. */
   #result(
     { readResponse }: Schemas,
-    schema: Schema,
+    { row, response: schema }: Operation,
     response: WireResponse,
     request: RequestEvent,
     requestId: string | undefined,
   ): CallResult<unknown> {
-    const reader = {
+    const reader: BodyReader = {
       readResponse,
       redactor: this.#redactor,
       mode: this.#config.responseValidation,
+      // The SDK's own schemas may run as zod's compiled code; a caller's (`client.request`) runs as its author wrote it.
+      runner: typeof row.response === "string" ? "compiled" : "interpreted",
       onDrift: (drift: Parameters<Events["drift"]>[2]) => this.#events.drift(request, schema, drift),
     };
     return {

@@ -20,6 +20,7 @@ import {
   PARSE_CONTEXT,
   type PathKey,
 } from "./issues.js";
+import { readerOf } from "./compiled-reader.js";
 import { rememberArrayItem } from "./strictness.js";
 
 type Schema = z.core.$ZodType;
@@ -53,6 +54,13 @@ export type ResponseReading<T> =
 export type ReadingMode = "strict" | "tolerant";
 
 /**
+ * How {@link readResponse} runs a schema: `compiled`, by the code zod generates for it once it was read twice where
+ * the build allows (`compiled-reader.ts`; for the SDK's own schemas), or `interpreted`, by zod's interpreter (a
+ * caller's schema: zod's compiled code may run a refinement or a transform twice on an answer it rejects).
+ */
+export type SchemaRunner = "compiled" | "interpreted";
+
+/**
  * The most deviations one reading reports (as drift or as issues); the rest are counted in one last entry. A service
  * that drifts everywhere then costs a bounded number of events and log lines per call.
  */
@@ -80,10 +88,18 @@ export function readResponse<S extends Schema>(
   schema: S,
   body: unknown,
   mode: ReadingMode,
+  runner: SchemaRunner = "interpreted",
 ): ResponseReading<z.output<S>> {
-  const parsed = withDriftBudget(() => safeParse(schema, body, PARSE_CONTEXT));
-  if (parsed.success) return { success: true, data: parsed.data as z.output<S>, drift: [] };
-  const deviations = byFieldPath(flatten(parsed.error.issues));
+  const reader = runner === "compiled" ? readerOf(schema) : schema;
+  const parsed = withDriftBudget(() => safeParse(reader, body, PARSE_CONTEXT));
+  // zod hands an answer its compiled reader rejects to the interpreter, after the compiled pass may have spent drift
+  // budget: read again, interpreted, with the whole budget, so that every reading of an answer reports the same.
+  const read =
+    parsed.success || reader === schema
+      ? parsed
+      : withDriftBudget(() => safeParse(schema, body, PARSE_CONTEXT));
+  if (read.success) return { success: true, data: read.data as z.output<S>, drift: [] };
+  const deviations = byFieldPath(flatten(read.error.issues));
   const fails = (deviation: Deviation) => breaksStructure(deviation.issue) || isDecisive(schema, deviation);
   if (mode === "strict" || deviations.some(fails)) {
     return { success: false, issues: capped(deviations.map(toResponseIssue), tooManyIssues) };
@@ -294,7 +310,7 @@ function readItems<T>(
   let start = 0;
   for (; start < items.length && budget.left > 0; start += ITEMS_PER_PARSE) {
     const part = items.slice(start, start + ITEMS_PER_PARSE);
-    const parsed = safeParse(chunk, part, PARSE_CONTEXT);
+    const parsed = safeParse(readerOf(chunk), part, PARSE_CONTEXT);
     if (parsed.success) {
       for (const value of parsed.data) out.push(value);
       continue;
