@@ -8,6 +8,7 @@ import type * as z from "zod/mini";
 import { safeParse } from "zod/mini";
 import { InputValidationError } from "../errors.js";
 import { inputIssue } from "../validate/issues.js";
+import { readerOf } from "./compiled-reader.js";
 import { dotted, flatten, PARSE_CONTEXT } from "./issues.js";
 
 /**
@@ -22,7 +23,9 @@ import { dotted, flatten, PARSE_CONTEXT } from "./issues.js";
  * @throws {InputValidationError} With one issue per offending field; `field` is the dotted path.
  */
 export function parseInput<S extends z.core.$ZodType>(schema: S, value: unknown, root?: string): z.output<S> {
-  const parsed = safeParse(schema, value, PARSE_CONTEXT);
+  // The SDK's input schemas run as zod's compiled code once used twice (`compiled-reader.ts`): an input it rejects
+  // goes on to the interpreter, so the issues are worded as before.
+  const parsed = safeParse(readerOf(schema), value, PARSE_CONTEXT);
   if (parsed.success) return parsed.data as z.output<S>;
   const prefix = root === undefined ? [] : [root];
   const issues = flatten(parsed.error.issues, prefix).map((issue) =>

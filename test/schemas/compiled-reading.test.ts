@@ -1,23 +1,32 @@
 /**
- * From its second reading on, an SDK response schema is read by the code zod generates for it (`compiled-reader.ts`,
- * the Node build; issue #27). A reading must not depend on that: the same answer gives the same data, issues and
- * drift on its first reading (interpreted) and on every later one (compiled); where the application set zod's
- * `jitless` (a Content Security Policy), no code is generated at all; and a caller's own schema (`client.request`)
- * always runs as its author wrote it.
+ * From its second use on, an SDK schema (a response's, a method's input) is run by the code zod generates for it
+ * (`compiled-reader.ts`, the Node build; issue #27). A reading must not depend on that: the same value gives the same
+ * data, issues and drift on its first reading (interpreted) and on every later one (compiled); where the application
+ * set zod's `jitless` (a Content Security Policy), no code is generated at all; and a caller's own schema
+ * (`client.request`) always runs as its author wrote it.
  */
 import fc from "fast-check";
 import * as z from "zod/mini";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MerchantPaymentsClient, ResponseValidationError } from "../../src/index.js";
 import { PARSE_CONTEXT } from "../../src/schemas/issues.js";
-import { listMerchantsResponseSchema, retrieveMerchantResponseSchema } from "../../src/schemas/merchants.js";
+import {
+  createMerchantInputSchema,
+  listMerchantsResponseSchema,
+  retrieveMerchantResponseSchema,
+} from "../../src/schemas/merchants.js";
 import { MAX_DRIFT_ITEMS, readResponse } from "../../src/schemas/parse.js";
 import {
   cancellationResultSchema,
+  createPaymentInputSchema,
   createPaymentResponseSchema,
   paymentStatusResultSchema,
 } from "../../src/schemas/payments.js";
-import { settlementsListSchema } from "../../src/schemas/settlements.js";
+import {
+  createCryptoSettlementsInputSchema,
+  settlementsListSchema,
+  updateCryptoSettlementInputSchema,
+} from "../../src/schemas/settlements.js";
 import { failure } from "../helpers/assertions.js";
 import { CANCELLED, DEST_BASE, MERCHANT, pending, SUCCEEDED, USDC_BASE } from "../helpers/fixtures.js";
 import { SECRET_KEY } from "../helpers/secrets.js";
@@ -32,7 +41,10 @@ const CREATED_PAYMENT = {
   amount: { unit: "iso4217/USD", value: "1999" },
 };
 
-/** Each response schema with answers it accepts, to mutate: the hot ones (status, create) and each shape of reading. */
+/**
+ * Each response schema with answers it accepts, to mutate: the hot ones (status, create) and each shape of reading;
+ * then input schemas (`parseInput` runs them the same way) with inputs they accept.
+ */
 const SCHEMAS: [string, Schema, unknown[]][] = [
   [
     "payment status",
@@ -44,6 +56,10 @@ const SCHEMAS: [string, Schema, unknown[]][] = [
   ["merchant", retrieveMerchantResponseSchema, [{ merchant: MERCHANT }]],
   ["merchant list", listMerchantsResponseSchema, [{ data: [MERCHANT, { ...MERCHANT, id: "mrch_2" }] }]],
   ["settlements", settlementsListSchema, [{ fiat: [], crypto: [CRYPTO, { ...CRYPTO, id: "crypto_2" }] }]],
+  ["payment input", createPaymentInputSchema, [{ referenceId: "order-1", amount: CREATED_PAYMENT.amount }]],
+  ["merchant input", createMerchantInputSchema, [{ name: " Shop ", email: "billing@shop.example" }]],
+  ["settlements input", createCryptoSettlementsInputSchema, [[{ asset: USDC_BASE, destination: DEST_BASE }]]],
+  ["settlement update input", updateCryptoSettlementInputSchema, [{ destination: DEST_BASE }]],
 ];
 
 /** An answer changed at one place: a field set to any JSON value, removed, or added. */
@@ -78,7 +94,7 @@ function outcome(schema: Schema, body: unknown) {
 }
 
 describe("a compiled reading reads as the interpreted one", () => {
-  it.each(SCHEMAS)("%s: zod compiles it, and both read every answer alike", (_name, schema, answers) => {
+  it.each(SCHEMAS)("%s: zod compiles it, and both read every value alike", (_name, schema, answers) => {
     // Strict: zod throws where it would hand the schema back uncompiled (the comparison would then prove nothing).
     const compiled = z.compile(schema, { strict: true });
     const bodies = fc.oneof(
