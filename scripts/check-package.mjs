@@ -400,25 +400,39 @@ async function checkFetchBuild() {
     join(consumer, "worker.mjs"),
     'export { MerchantPaymentsClient } from "merchant-payments";\n',
   );
-  const bundled = await build({
-    entryPoints: [join(consumer, "worker.mjs")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "neutral",
+  // The consumer's entry bundled as an app's bundler would, for `platform` (and wrangler's conditions for workerd).
+  const bundleText = async (platform, more = {}) => {
+    const entryPoints = [join(consumer, "worker.mjs")];
+    const options = {
+      entryPoints,
+      bundle: true,
+      write: false,
+      format: "esm",
+      tsconfigRaw: {},
+      logLevel: "silent",
+    };
+    const result = await build({ ...options, platform, ...more });
+    return result.outputFiles[0].text;
+  };
+  const workerdBundle = await bundleText("neutral", {
     mainFields: ["module", "main"],
     conditions: ["workerd", "worker", "browser"],
-    tsconfigRaw: {},
-    logLevel: "silent",
   });
   console.log("ok: esbuild bundles it for workerd without Node's modules");
   // zod's compiler (`new Function`, refused by edge runtimes) stays out: the fetch build reads with zod's interpreter.
-  if (bundled.outputFiles[0].text.includes("generated code failed to evaluate")) {
+  // It is recognised by a message of its own, which the Node build's bundle must hold (else the marker is stale).
+  const compilerMarker = "generated code failed to evaluate";
+  if (!(await bundleText("node")).includes(compilerMarker)) {
+    throw new Error(
+      `the Node build's bundle lacks zod's compiler message "${compilerMarker}": update the marker`,
+    );
+  }
+  if (workerdBundle.includes(compilerMarker)) {
     throw new Error(
       "the workerd bundle holds zod's compiler (src/schemas/compiled-reader.ts in the fetch build?)",
     );
   }
-  console.log("ok: and without zod's compiler");
+  console.log("ok: and without zod's compiler (which the Node build's bundle holds)");
   const resolved = run(
     process.execPath,
     ["--input-type=module", "-e", 'console.log(import.meta.resolve("merchant-payments"))'],
