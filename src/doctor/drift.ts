@@ -11,7 +11,8 @@
  */
 import * as z from "zod/mini";
 import { fieldPath, PARSE_CONTEXT, type PathKey } from "../schemas/issues.js";
-import { isNotExaminedIssue, responseArray, valueAt } from "../schemas/parse.js";
+import { valueAt } from "../schemas/parse.js";
+import { isNotExaminedIssue, responseArray } from "../schemas/response-array.js";
 import { arrayItemOf, isKeptOpen, knownValuesOf } from "../schemas/strictness.js";
 
 type Schema = z.core.$ZodType;

@@ -12,7 +12,8 @@ import { isRecord } from "../validate/issues.js";
 import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { PARSE_CONTEXT } from "./issues.js";
-import { finishing, objectItem, responseArray } from "./parse.js";
+import { finishing } from "./parse.js";
+import { objectItem, responseArray } from "./response-array.js";
 
 export { isWalletRpcAction } from "../model/gateway.js";
 

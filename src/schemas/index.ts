@@ -11,4 +11,5 @@ export * from "./input.js";
 export * from "./merchants.js";
 export * from "./parse.js";
 export * from "./payments.js";
+export * from "./response-array.js";
 export * from "./settlements.js";

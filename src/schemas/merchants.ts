@@ -9,7 +9,8 @@ import { MERCHANT_STATUSES } from "../model/merchants.js";
 import { EMAIL_RE } from "../validate/rules.js";
 import { flatQuerySchema, type JsonObject, type OpenEnum, openEnum, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
-import { decisive, objectItem, objectItemWithId, responseArray } from "./parse.js";
+import { decisive } from "./parse.js";
+import { objectItem, objectItemWithId, responseArray } from "./response-array.js";
 import { keepOpen } from "./strictness.js";
 import { cryptoSettlementSchema, fiatSettlementSchema } from "./settlements.js";
 

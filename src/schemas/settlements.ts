@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { addProblem, CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
-import { objectItem, responseArray } from "./parse.js";
+import { objectItem, responseArray } from "./response-array.js";
 
 // ---------------------------------------------------------------------------------------------
 // Inputs

@@ -15,7 +15,8 @@ import {
   listMerchantsResponseSchema,
   retrieveMerchantResponseSchema,
 } from "../../src/schemas/merchants.js";
-import { MAX_DRIFT_ITEMS, readResponse } from "../../src/schemas/parse.js";
+import { readResponse } from "../../src/schemas/parse.js";
+import { MAX_DRIFT_ITEMS } from "../../src/schemas/response-array.js";
 import {
   cancellationResultSchema,
   createPaymentInputSchema,

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { listMerchantsResponseSchema } from "../../src/schemas/merchants.js";
-import { MAX_DRIFT_ITEMS, readResponse } from "../../src/schemas/parse.js";
+import { readResponse } from "../../src/schemas/parse.js";
+import { MAX_DRIFT_ITEMS } from "../../src/schemas/response-array.js";
 import { settlementsListSchema } from "../../src/schemas/settlements.js";
 
 const CRYPTO = { asset: "eip155:8453/erc20:0xabc", destination: "eip155:8453:0xdef" };
