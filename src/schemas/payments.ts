@@ -78,19 +78,6 @@ export function toCreatePaymentBody(input: CreatePaymentInput): CreatePaymentBod
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/**
- * The wallet link of each answer being read: the check below finds it, the last step ({@link toCreatedPayment}) takes
- * it from here instead of searching again (each search parses URLs). Weak: an answer read is not kept.
- */
-const walletLinks = new WeakMap<object, string | undefined>();
-
-function walletLinkOf(answer: Readonly<Record<string, unknown>>): string | undefined {
-  if (walletLinks.has(answer)) return walletLinks.get(answer);
-  const link = findWalletLink(answer);
-  walletLinks.set(answer, link);
-  return link;
-}
-
 /** The answer of `POST /v1/payments` as sent: the id under `id` or `paymentId`, and a wallet link somewhere. */
 const createPaymentAnswerSchema = keepOpen(
   z
@@ -111,7 +98,7 @@ const createPaymentAnswerSchema = keepOpen(
         ) {
           addProblem(ctx, ["paymentId"], "must equal id when both are sent");
         }
-        if (walletLinkOf(answer) === undefined) {
+        if (findWalletLink(answer) === undefined) {
           addProblem(
             ctx,
             ["link"],
@@ -140,7 +127,8 @@ export interface CreatePaymentResponse {
 function toCreatedPayment(answer: Record<string, unknown>): CreatePaymentResponse {
   const created: Record<string, unknown> = { ...answer };
   if (created.id === undefined && typeof answer.paymentId === "string") created.id = answer.paymentId;
-  const link = walletLinkOf(answer);
+  // Searched again rather than remembered from the check: a search costs less than a WeakMap entry per answer.
+  const link = findWalletLink(answer);
   if (link !== undefined) created.link = link;
   return created as unknown as CreatePaymentResponse;
 }
