@@ -13,7 +13,9 @@
 // "ky floor" is ky 2 with the SDK's ky options (`retry: 0`, `throwHttpErrors: false`, `redirect: "manual"`, the
 // attempt's deadline as `timeout`) over the same pooled node:http adapter the SDK uses (`src/core/wire/node-fetch.ts`),
 // the body read as text and parsed, as the SDK does: the cost of the request layer alone, without the SDK's own work
-// (headers, JSON checks, zod, redaction, events). The SDK's distance to it is what the SDK adds.
+// (headers, JSON checks, zod, redaction, events). The SDK's distance to it is what the SDK adds. "ky floor + checks"
+// adds to it only what each call promises (lib/checks.mjs: the input checked, a POST's idempotency key, the answer
+// read with a compiled zod schema): what keeping the promises costs, apart from the SDK's own machinery.
 //
 //   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
 //   (--variants keeps the variants whose name starts with one of the given prefixes; fetch is always kept)
@@ -22,6 +24,7 @@ import OpenAI from "openai";
 import Stripe from "stripe";
 import { request as undiciRequest } from "undici";
 import * as z from "zod/mini";
+import { checkedCreate, readCreated, readStatus, statusSchema } from "./lib/checks.mjs";
 import {
   allocatedPerCall,
   DIST,
@@ -41,16 +44,10 @@ const VERSION_HEADER = "Mock-Version";
 const CONCURRENCY = 64;
 /** The variant the SDK is held against (≤ 1.1×), and the one `create()` is (≤ 1.0×). */
 export const FLOOR = "ky floor";
+/** The ky floor plus the checks every call promises (lib/checks.mjs): the floor of the promises. */
+export const CHECKED_FLOOR = "ky floor + checks";
 
 const POST_HEADERS = { ...HEADERS, "content-type": "application/json" };
-
-/** The same shape the SDK's status schema checks (minus its cross-field refinement). */
-const statusSchema = z.looseObject({
-  status: z.string(),
-  isFinal: z.boolean(),
-  pollInMs: z.optional(z.nullable(z.int())),
-  info: z.optional(z.nullable(z.looseObject({ txId: z.optional(z.string()) }))),
-});
 
 export async function variants(url) {
   const { MerchantPaymentsClient } = await import(DIST);
@@ -88,6 +85,10 @@ export async function variants(url) {
       "undici.request": () => undiciRequest(statusUrl, { headers: HEADERS }).then((res) => res.body.json()),
       "ky .json()": () => ky.get(statusUrl, { headers: HEADERS }).json(),
       [FLOOR]: () => kyFloor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed),
+      [CHECKED_FLOOR]: () =>
+        kyFloor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 })
+          .then(parsed)
+          .then(readStatus),
       "fetch + zod": () =>
         fetch(statusUrl, { headers: HEADERS })
           .then((res) => res.json())
@@ -116,6 +117,13 @@ export async function variants(url) {
           body: JSON.stringify(CREATE_INPUT),
           timeout: 30_000,
         }).then(parsed),
+      [CHECKED_FLOOR]: () => {
+        const { body, idempotencyKey } = checkedCreate(CREATE_INPUT);
+        const headers = { ...POST_HEADERS, "idempotency-key": idempotencyKey };
+        return kyFloor(createUrl, { method: "POST", headers, body, timeout: 30_000 })
+          .then(parsed)
+          .then(readCreated);
+      },
       "openai-node .post()": () => openai.post("/v1/payments", { headers: HEADERS, body: CREATE_INPUT }),
       "stripe-node rawRequest": () =>
         stripe.rawRequest("POST", "/v1/payments", CREATE_INPUT, { additionalHeaders: HEADERS }),
@@ -180,7 +188,10 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
       ]) {
         const names = Object.keys(group).filter(
           (name) =>
-            name === "fetch" || name === FLOOR || !only || only.some((prefix) => name.startsWith(prefix)),
+            name === "fetch" ||
+            name.startsWith(FLOOR) ||
+            !only ||
+            only.some((prefix) => name.startsWith(prefix)),
         );
         const samples = Object.fromEntries(names.map((name) => [name, []]));
         blocks.push({ method, mode, run, n, names, calls: group, samples });

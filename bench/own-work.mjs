@@ -2,7 +2,8 @@
 // answers from memory, against the ky floor (ky 2 with the SDK's ky options) over the same user-fetch adapter and the
 // same fake `fetch`. The difference is what the SDK adds (input checks, headers, bounded JSON, redaction, zod,
 // result metadata, the telemetry-off path), free of the loopback noise that dominates `bench/http.mjs` on a busy
-// machine. Also the same client with `telemetry: true` over the no-op global providers (the API installed, no
+// machine. "ky floor + checks" is the floor plus the checks every call promises (lib/checks.mjs): what keeping the
+// promises costs, apart from the SDK's machinery. Also the same client with `telemetry: true` over the no-op global providers (the API installed, no
 // OpenTelemetry SDK registered). Client CPU, variants interleaved, median of rounds.
 //
 //   node bench/own-work.mjs [--rounds=9] [--calls=3000] [--json]
@@ -21,6 +22,7 @@ import {
   requireDist,
   table,
 } from "./lib/common.mjs";
+import { checkedCreate, readCreated, readStatus } from "./lib/checks.mjs";
 import { CLIENT_OPTIONS, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 import { memoryFetch } from "./lib/status-body.mjs";
 
@@ -50,12 +52,21 @@ async function variants() {
   return {
     "GET status": {
       "ky floor": () => floor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed),
+      "ky floor + checks": () =>
+        floor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed).then(readStatus),
       SDK: () => sdk.payments.status(PAYMENT_ID),
       "SDK, telemetry on (no-op providers)": () => traced.payments.status(PAYMENT_ID),
     },
     "POST create": {
       "ky floor": () =>
         floor(`${BASE}/v1/payments`, { ...post, body: JSON.stringify(CREATE_INPUT) }).then(parsed),
+      "ky floor + checks": () => {
+        const { body, idempotencyKey } = checkedCreate(CREATE_INPUT);
+        const headers = { ...post.headers, "idempotency-key": idempotencyKey };
+        return floor(`${BASE}/v1/payments`, { ...post, headers, body })
+          .then(parsed)
+          .then(readCreated);
+      },
       SDK: () => sdk.payments.create(CREATE_INPUT),
       "SDK, telemetry on (no-op providers)": () => traced.payments.create(CREATE_INPUT),
     },
