@@ -25,9 +25,8 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
-
-const PAYMENT_ID = "pay_gE4K0FQ33S2rDKWyPDWCQfR0";
-const HEADERS = { accept: "application/json", "api-key": "mock_test_bench", "merchant-id": "mrch_bench" };
+// The headers the SDK sends, so that every layer writes the same request.
+import { CLIENT_OPTIONS, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
 
 export async function measure({ rounds = 7, calls = 2000 } = {}) {
   requireDist();
@@ -41,11 +40,7 @@ export async function measure({ rounds = 7, calls = 2000 } = {}) {
   const adapter = createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 });
   // As core/http.ts calls ky: retry 0, the attempt's deadline as ky's timeout, no signal unless the caller gave one.
   const kyOverAdapter = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
-  const client = new MerchantPaymentsClient({
-    apiKey: "mock_test_bench",
-    baseUrl: server.url,
-    merchantId: "mrch_bench",
-  });
+  const client = new MerchantPaymentsClient({ ...CLIENT_OPTIONS, baseUrl: server.url });
   const variants = {
     "global fetch + res.json()": () => fetch(url, { headers: HEADERS }).then((response) => response.json()),
     "raw node:http": () =>
