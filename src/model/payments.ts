@@ -53,7 +53,12 @@ export function findWalletLink(answer: Readonly<Record<string, unknown>>): strin
     const value = answer[field];
     if (isWalletLink(value)) return value;
   }
-  // One pass over the other fields, ended by a second candidate: an answer may hold thousands of fields.
+  return theOtherLink(answer);
+}
+
+/** The link in a field outside {@link WALLET_LINK_FIELDS}, when exactly one holds one. */
+function theOtherLink(answer: Readonly<Record<string, unknown>>): string | undefined {
+  // One pass, ended by a second candidate: an answer may hold thousands of fields.
   let found: string | undefined;
   for (const field of Object.keys(answer)) {
     const value = answer[field];
