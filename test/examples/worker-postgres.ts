@@ -43,5 +43,30 @@ export async function freshDatabase(adminUrl: string): Promise<{ url: string; dr
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  return { url: url.href, drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+  const drop = async () => {
+    await sessionsEnded(adminUrl, name);
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  };
+  return { url: url.href, drop };
+}
+
+/**
+ * Waits until no session is connected to database `name` (every 50 ms, at most 200 times). A `pg` pool's `end()`
+ * resolves once its clients are told to end, not once they have: `DROP DATABASE ... WITH (FORCE)` would then
+ * terminate a client of this process that is still closing, and its `FATAL` arrives as an uncaught error.
+ */
+async function sessionsEnded(adminUrl: string, name: string): Promise<void> {
+  const server = await openDatabase({ url: adminUrl, dataDir: "" });
+  try {
+    for (let i = 0; i < 200; i++) {
+      const { rows } = await server.query<{ sessions: number }>(
+        "SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1",
+        [name],
+      );
+      if (rows[0]?.sessions === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    await server.close();
+  }
 }
