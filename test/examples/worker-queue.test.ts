@@ -67,8 +67,11 @@ describe("settlement workers on the payment-watch queue (real PostgreSQL)", () =
       const orders = await placeOrders(shop, 12);
       const ids = orders.map((order) => order.paymentId!);
       // Watches of 1 s under a 10 s lease (room for a slow machine): each payment changes hands several times
-      // before it succeeds. No worker can hold every payment at once: each one's share is needed.
-      const env = { LEASE_SECONDS: "10", WATCH_MS: "1000", WORKER_CAPACITY: String(ids.length / n) };
+      // before it succeeds. The capacities add up to half the payments: between its watches a payment waits out
+      // pollInMs (a second, rounded up), so workers that could hold every payment together would not need the last
+      // one started (its polls can fall, round after round, just before the others hand their payments on). With
+      // half, the workers started before it hold at most (n - 1) × capacity, fewer than half, and it finds some free.
+      const env = { LEASE_SECONDS: "10", WATCH_MS: "1000", WORKER_CAPACITY: String(ids.length / (2 * n)) };
       for (let i = 0; i < n; i++) await start(`w${i + 1}`, env);
       await until(allWatched(ids), "every payment watched");
       // Then a few more rounds, with every worker at work (the last one started while the others ran).
