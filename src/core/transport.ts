@@ -9,6 +9,7 @@ import type * as z from "zod/mini";
 import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
 import type { CallInput, OperationRow, ResultOf } from "../operations.js";
 import { loadSchemas, type Schemas } from "../schemas/load.js";
+import type { SchemaRunner } from "../schemas/parse.js";
 import { fillPath } from "../validate/path-template.js";
 import { isLoopback, type ReturnUrlRule } from "../validate/rules.js";
 import { abortErrorOf } from "./abort.js";
@@ -52,6 +53,8 @@ interface Operation {
   /** JSON body; `undefined` sends none. */
   body: unknown;
   response: Schema;
+  /** How the response schema runs: the SDK's own may run as zod's compiled code, a caller's as its author wrote it. */
+  runner: SchemaRunner;
 }
 
 /** What stays the same across the attempts of one call, the idempotency key above all. */
@@ -185,8 +188,11 @@ export class Transport {
       const build = schemas[row.body] as (input: unknown, context: object) => unknown;
       body = build(bodyInput, { returnUrls: this.#returnUrls });
     }
-    const response = typeof row.response === "string" ? schemas[row.response] : row.response;
-    return { row, path, query, body, response };
+    // A row names the SDK's own schema, or holds a caller's (`client.request`).
+    if (typeof row.response === "string") {
+      return { row, path, query, body, response: schemas[row.response], runner: "compiled" };
+    }
+    return { row, path, query, body, response: row.response, runner: "interpreted" };
   }
 
   #prepare(
@@ -263,7 +269,7 @@ export class Transport {
   /** A 2xx response, its body read with the operation's schema. */
   #result(
     { readResponse }: Schemas,
-    { row, response: schema }: Operation,
+    { response: schema, runner }: Operation,
     response: WireResponse,
     request: RequestEvent,
     requestId: string | undefined,
@@ -272,8 +278,7 @@ export class Transport {
       readResponse,
       redactor: this.#redactor,
       mode: this.#config.responseValidation,
-      // The SDK's own schemas may run as zod's compiled code; a caller's (`client.request`) runs as its author wrote it.
-      runner: typeof row.response === "string" ? "compiled" : "interpreted",
+      runner,
       onDrift: (drift: Parameters<Events["drift"]>[2]) => this.#events.drift(request, schema, drift),
     };
     return {

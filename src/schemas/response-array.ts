@@ -140,7 +140,7 @@ function checkTail(tail: ItemCheck, items: unknown[], start: number, groups: Gro
   group(groups, notExamined, items.length - start);
 }
 
-/** The message of the issue that counts the items not examined (worded by {@link toDrift} and {@link toResponseIssue}). */
+/** The message of the issue that counts the items not examined (worded by `toDrift` and `toResponseIssue`, `parse.ts`). */
 const NOT_EXAMINED = "\u0000not examined";
 
 /** Whether a zod issue only counts the items that drift detection's budget left unexamined (no deviation of its own). */

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "../../examples/shared/sql.js";
+import { openDatabase, type SqlDatabase } from "../../examples/shared/sql.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -32,21 +32,23 @@ export default function postgresServer(project: TestProject): (() => void) | und
 /** A new empty database on the server of `adminUrl`, for one test file, and how to drop it. */
 export async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `test_${randomUUID().replaceAll("-", "")}`;
-  const admin = async (sql: string) => {
+  // Each step on a connection of its own to the server's admin database.
+  const admin = async (work: (server: SqlDatabase) => Promise<unknown>) => {
     const server = await openDatabase({ url: adminUrl, dataDir: "" });
     try {
-      await server.query(sql);
+      await work(server);
     } finally {
       await server.close();
     }
   };
-  await admin(`CREATE DATABASE ${name}`);
+  await admin((server) => server.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const drop = async () => {
-    await sessionsEnded(adminUrl, name);
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  };
+  const drop = () =>
+    admin(async (server) => {
+      await sessionsEnded(server, name);
+      await server.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    });
   return { url: url.href, drop };
 }
 
@@ -55,18 +57,13 @@ export async function freshDatabase(adminUrl: string): Promise<{ url: string; dr
  * resolves once its clients are told to end, not once they have: `DROP DATABASE ... WITH (FORCE)` would then
  * terminate a client of this process that is still closing, and its `FATAL` arrives as an uncaught error.
  */
-async function sessionsEnded(adminUrl: string, name: string): Promise<void> {
-  const server = await openDatabase({ url: adminUrl, dataDir: "" });
-  try {
-    for (let i = 0; i < 200; i++) {
-      const { rows } = await server.query<{ sessions: number }>(
-        "SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1",
-        [name],
-      );
-      if (rows[0]?.sessions === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } finally {
-    await server.close();
+async function sessionsEnded(server: SqlDatabase, name: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await server.query<{ sessions: number }>(
+      "SELECT count(*)::int AS sessions FROM pg_stat_activity WHERE datname = $1",
+      [name],
+    );
+    if (rows[0]?.sessions === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
