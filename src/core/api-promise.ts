@@ -34,10 +34,18 @@ export interface CallResult<T> {
   data: T;
   status: number;
   requestId: string | undefined;
-  /** Read from the headers only when someone asks for it. */
-  idempotentReplayed: () => boolean;
-  /** Builds the exposed copy of the headers: only when someone asks for them. */
-  headers: () => Headers;
+  /** The response's headers as they arrived, credentials and all: shown only through {@link CallResult.view}. */
+  rawHeaders: Headers;
+  /** How the client shows a response's headers: one per client, so that a call builds nothing it may never show. */
+  view: ResponseView;
+}
+
+/** How `withResponse()` reads a response's headers, only when someone asks for them. @internal */
+export interface ResponseView {
+  /** The exposed copy of the headers: credentials and cookies removed, the key redacted. */
+  headers(raw: Headers): Headers;
+  /** Whether the service replayed an earlier response for the same idempotency key. */
+  idempotentReplayed(raw: Headers): boolean;
 }
 
 /**
@@ -69,14 +77,14 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     response: ResponseInfo;
   }> {
     const result = await this.#result;
-    const { status, requestId } = result;
+    const { status, requestId, rawHeaders, view } = result;
     return {
       data: withRequestId(result.data, requestId),
       response: {
         status,
-        headers: result.headers(),
+        headers: view.headers(rawHeaders),
         requestId,
-        idempotentReplayed: result.idempotentReplayed(),
+        idempotentReplayed: view.idempotentReplayed(rawHeaders),
       },
     };
   }
@@ -91,9 +99,14 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    this.#data ??= this.#result.then((result) => withRequestId(result.data, result.requestId));
+    this.#data ??= this.#result.then(dataOf);
     return this.#data.then(onfulfilled, onrejected);
   }
+}
+
+/** The data of a result as awaiting its promise gives it. */
+function dataOf<T>(result: CallResult<T>): WithRequestId<T> {
+  return withRequestId(result.data, result.requestId);
 }
 
 /** Puts the request id on an object result, non-enumerable; other values (and frozen objects) stay as they are. */

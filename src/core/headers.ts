@@ -127,6 +127,11 @@ export function requestIdOf(headers: Headers, redactor: Redactor): string | unde
   return undefined;
 }
 
+/** Whether the service replayed an earlier response for the same idempotency key (`Idempotent-Replayed: true`). */
+export function isIdempotentReplay(headers: Headers): boolean {
+  return headers.get("idempotent-replayed")?.toLowerCase() === "true";
+}
+
 /** The headers `withResponse()` shows: a copy without credentials or cookies, the key redacted from the rest. */
 export function exposedHeaders(headers: Headers, redactor: Redactor): Headers {
   const exposed = new Headers();

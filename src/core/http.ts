@@ -150,10 +150,12 @@ async function fetchOf(options: HttpOptions, limit: number, pool: SocketPool): P
 
 /** Whatever the fetch itself rejects with is a network failure (fetch's TypeError), unless the wire said more. */
 function atFetchBoundary(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
-  return (input, init) =>
-    fetch(input, init).catch((cause: unknown) => {
-      throw cause instanceof WireFailure ? cause : new WireFailure("network", { cause });
-    });
+  return (input, init) => fetch(input, init).catch(rethrowAsWireFailure);
+}
+
+/** A rejection of the fetch, as the wire failure it is (a function of its own: no closure per request). */
+function rethrowAsWireFailure(cause: unknown): never {
+  throw cause instanceof WireFailure ? cause : new WireFailure("network", { cause });
 }
 
 /**

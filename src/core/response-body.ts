@@ -26,8 +26,12 @@ export interface BodyReader {
   mode: ResponseValidation;
   /** How the schema runs: the SDK's own may run as zod's compiled code, a caller's runs as its author wrote it. */
   runner: SchemaRunner;
-  /** Called with each deviation a tolerant reading let through. */
-  onDrift: (drift: Drift) => void;
+}
+
+/** A body read: the schema's output, and each deviation a tolerant reading let through (none in strict mode). */
+export interface BodyReading<T> {
+  data: T;
+  drift: readonly Drift[];
 }
 
 /** The body of a 2xx response. */
@@ -36,27 +40,27 @@ export interface ResponseBody {
   text: string;
 }
 
-/** Reads `response` with `schema`: its output, or a typed error. */
+/** Reads `response` with `schema`: its output and drift, or a typed error. */
 export function readBody<S extends z.core.$ZodType>(
   reader: BodyReader,
   schema: S,
   { status, text }: ResponseBody,
   request: RequestContext,
   requestId: string | undefined,
-): z.output<S> {
+): BodyReading<z.output<S>> {
   const { redactor } = reader;
-  const invalid = (issues: ResponseValidationError["issues"], rawBody: unknown) =>
-    new ResponseValidationError({ request, status, rawBody, issues, requestId });
   const parsed = parseJson(text);
   if (parsed.kind === "too_deep")
     throw new ResponseTooLargeError(request, { depth: MAX_JSON_DEPTH }, requestId);
   if (parsed.kind === "not_json") {
-    throw invalid([{ path: "", message: "body is not JSON" }], redactor.text(text));
+    const issues = [{ path: "", message: "body is not JSON" }];
+    throw new ResponseValidationError({ request, status, rawBody: redactor.text(text), issues, requestId });
   }
   const json = parsed.kind === "json" && redactor.suspects(text) ? redactor.value(parsed.value) : undefined;
   const body = parsed.kind === "json" ? (json ?? parsed.value) : undefined;
   const result = reader.readResponse(schema, body, reader.mode, reader.runner);
-  if (!result.success) throw invalid(result.issues, body);
-  for (const entry of result.drift) reader.onDrift(entry);
-  return result.data;
+  if (!result.success) {
+    throw new ResponseValidationError({ request, status, rawBody: body, issues: result.issues, requestId });
+  }
+  return result;
 }

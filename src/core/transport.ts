@@ -14,12 +14,12 @@ import { fillPath } from "../validate/path-template.js";
 import { isLoopback, type ReturnUrlRule } from "../validate/rules.js";
 import { abortErrorOf } from "./abort.js";
 import { apiErrorFrom } from "./api-error.js";
-import { APIPromise, type CallResult } from "./api-promise.js";
+import { APIPromise, type CallResult, type ResponseView } from "./api-promise.js";
 import type { ResolvedConfig } from "./config.js";
 import { attemptTimeoutMs, deadlineOf, fitsBefore } from "./deadline.js";
 import { Events } from "./events.js";
 import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
-import { baseHeadersOf, callHeadersOf, exposedHeaders, requestIdOf } from "./headers.js";
+import { baseHeadersOf, callHeadersOf, exposedHeaders, isIdempotentReplay, requestIdOf } from "./headers.js";
 import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
 import type { Observers } from "./observers.js";
@@ -43,6 +43,9 @@ const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"]
  * option (`merchantId`, `headers`) may well be meant for the service.
  */
 const FREE_FORM_RULES: ReadonlySet<string> = new Set(["toJsonBody", "flatQuerySchema"]);
+
+/** The options of a call given none (shared: a call without options allocates none). */
+const NO_OPTIONS: RequestOptions = Object.freeze({});
 
 /** One call of an operation: its row filled with the method's input. */
 interface Operation {
@@ -91,6 +94,8 @@ export class Transport {
    * under `allowInsecureHttp`, which needs a test-mode key (any host). The real service gets https only.
    */
   readonly #returnUrls: ReturnUrlRule;
+  /** How `withResponse()` shows this client's responses' headers: the key redacted, credentials removed. */
+  readonly #responseView: ResponseView;
 
   /** The guard every observer of this client runs behind (hooks, logger, telemetry, `onUpdate`). */
   get observers(): Observers {
@@ -114,6 +119,10 @@ export class Transport {
     const { credentials } = config;
     this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
     this.#events = new Events(config, this.#redactor);
+    this.#responseView = {
+      headers: (raw) => exposedHeaders(raw, this.#redactor),
+      idempotentReplayed: isIdempotentReplay,
+    };
     const { fetch, maxResponseBytes, maxSockets } = config;
     this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
     this.#telemetry =
@@ -144,8 +153,12 @@ export class Transport {
       idempotencyKey = typeof made === "string" ? made : await made;
     }
     const call = this.#prepare(operation, options, idempotencyKey);
-    const send = (trace?: CallTrace) => this.#send(schemas, operation, call, trace);
-    const result = this.#telemetry ? await this.#telemetry.traced(call.event, row.path, send) : await send();
+    // Without telemetry no closure is made: this runs on every call.
+    const result = this.#telemetry
+      ? await this.#telemetry.traced(call.event, row.path, (trace) =>
+          this.#send(schemas, operation, call, trace),
+        )
+      : await this.#send(schemas, operation, call, undefined);
     return unwrapped(result, row.unwrap);
   }
 
@@ -197,7 +210,7 @@ export class Transport {
 
   #prepare(
     operation: Operation,
-    options: RequestOptions = {},
+    options: RequestOptions = NO_OPTIONS,
     idempotencyKey: string | undefined,
   ): PreparedCall {
     const { method, merchantScoped } = operation.row;
@@ -279,14 +292,15 @@ export class Transport {
       redactor: this.#redactor,
       mode: this.#config.responseValidation,
       runner,
-      onDrift: (drift: Parameters<Events["drift"]>[2]) => this.#events.drift(request, schema, drift),
     };
+    const { data, drift } = readBody(reader, schema, response, request, requestId);
+    for (const entry of drift) this.#events.drift(request, schema, entry);
     return {
-      data: readBody(reader, schema, response, request, requestId),
+      data,
       status: response.status,
       requestId,
-      idempotentReplayed: () => response.headers.get("idempotent-replayed")?.toLowerCase() === "true",
-      headers: () => exposedHeaders(response.headers, this.#redactor),
+      rawHeaders: response.headers,
+      view: this.#responseView,
     };
   }
 
