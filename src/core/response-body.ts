@@ -14,7 +14,7 @@ import {
   ResponseValidationError,
 } from "../errors.js";
 import type { Schemas } from "../schemas/load.js";
-import type { Drift, SchemaRunner } from "../schemas/parse.js";
+import type { ResponseReading, SchemaRunner } from "../schemas/parse.js";
 import { parseJson } from "./json.js";
 import type { ResponseValidation } from "./options.js";
 import type { Redactor } from "./redact.js";
@@ -29,10 +29,7 @@ export interface BodyReader {
 }
 
 /** A body read: the schema's output, and each deviation a tolerant reading let through (none in strict mode). */
-export interface BodyReading<T> {
-  data: T;
-  drift: readonly Drift[];
-}
+export type BodyReading<T> = Extract<ResponseReading<T>, { success: true }>;
 
 /** The body of a 2xx response. */
 export interface ResponseBody {

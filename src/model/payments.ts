@@ -36,14 +36,17 @@ export function isWalletLink(value: unknown): value is string {
   return typeof value === "string" && (WALLET_URI_RE.test(value) || isBuyerPageUrl(value));
 }
 
+/** The fields the fallback skips: {@link findWalletLink} has looked in them first. */
+const NAMED_LINK_FIELDS: ReadonlySet<string> = new Set(WALLET_LINK_FIELDS);
+
 /** Field names the fallback never takes a link from: pictures of the merchant, and ids the service echoes. */
 const NOT_A_LINK_FIELD_RE =
   /image|img|logo|icon|avatar|picture|photo|thumbnail|banner|^(id|paymentId|referenceId)$/i;
 
 /**
  * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds a
- * link (an `https:` URL, a wallet URI, or `http:` to a loopback host); else the one other top-level field that holds one, if there is exactly one (two
- * would be a guess). The fallback never reads a field named like a picture (`iconUrl`, `logo`, `qrImage`) or an id
+ * link (an `https:` URL, a wallet URI, or `http:` to a loopback host); else the one other top-level field that holds
+ * one, if there is exactly one (two would be a guess). The fallback never reads a field named like a picture (`iconUrl`, `logo`, `qrImage`) or an id
  * (`referenceId`, which echoes the merchant's own order id), nor a value equal to the echoed `referenceId`.
  *
  * @returns The link, or `undefined` when there is none (or more than one candidate outside the named fields).
@@ -70,8 +73,6 @@ function theOtherLink(answer: Readonly<Record<string, unknown>>): string | undef
   }
   return found;
 }
-
-const NAMED_LINK_FIELDS: ReadonlySet<string> = new Set(WALLET_LINK_FIELDS);
 
 /** Every payment status the interface documents. Others may appear and still parse. */
 export const PAYMENT_STATUSES = [
