@@ -36,17 +36,10 @@ const METHOD = new RegExp(
   "g",
 );
 
-/**
- * Pages whose authors have not linked their method names yet (written apart from this check); the anchors of their
- * links are checked all the same.
- */
-export const METHOD_LINKS_PENDING = new Set(["docs/performance.md", "docs/workers.md"]);
-
 /** Methods named in prose whose first mention on the page is not a link to the reference. */
 export function unlinkedMethods(pages) {
   const problems = [];
   for (const { file, text } of pages) {
-    if (METHOD_LINKS_PENDING.has(file)) continue;
     const body = prose(text);
     const seen = new Set();
     for (const match of body.matchAll(METHOD)) {
