@@ -4,10 +4,11 @@
 // read as the median of its per-round ratios to the old one's: the firmest way to see a change of a few µs on a
 // shared machine. Copy the old build first: `cp -r dist .tmp/dist-base`, then change, `npm run build`, and run:
 //
-//   node bench/ab.mjs [--base=.tmp/dist-base] [--rounds=41] [--calls=300] [--seq=100] [--memory-only] [--json]
+//   node bench/ab.mjs [--base=.tmp/dist-base] [--rounds=41] [--calls=300] [--seq=100] [--conc=1] [--memory-only] [--json]
 //   node bench/ab.mjs --cold [--base=.tmp/dist-base] [--rounds=15]   (import + the first status(), fresh processes)
 //
 // Short samples and many rounds: on a shared machine a burst of load then spoils a few rounds, not a variant.
+// `--conc=64` runs each sample's calls 64 at a time (the bench's c64 cells; over loopback, `--seq` calls per sample).
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -77,17 +78,27 @@ async function groupsFor(baseDir, newDir, url, memory) {
   };
 }
 
-async function runGroup(group, rounds, calls) {
+/** About `calls` calls of `run`, `conc` at a time; resolves to the number made. */
+async function callMany(run, calls, conc) {
+  const perLane = Math.ceil(calls / conc);
+  const lane = async () => {
+    for (let i = 0; i < perLane; i++) await run();
+  };
+  await Promise.all(Array.from({ length: conc }, lane));
+  return perLane * conc;
+}
+
+async function runGroup(group, rounds, calls, conc) {
   const names = Object.keys(group);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
-  for (const run of Object.values(group)) for (let i = 0; i < calls / 2; i++) await run(); // warm-up
+  for (const run of Object.values(group)) await callMany(run, calls / 2, conc); // warm-up
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + round) % names.length];
       const cpu = process.cpuUsage();
-      for (let i = 0; i < calls; i++) await group[name]();
+      const made = await callMany(group[name], calls, conc);
       const used = process.cpuUsage(cpu);
-      samples[name].push((used.user + used.system) / calls);
+      samples[name].push((used.user + used.system) / made);
     }
   }
   const ratio = (a, b) => median(samples[a].map((value, i) => value / samples[b][i]));
@@ -104,7 +115,7 @@ async function runGroup(group, rounds, calls) {
   };
 }
 
-export async function measure({ base, rounds = 41, calls = 300, seq = 100, memoryOnly = false }) {
+export async function measure({ base, rounds = 41, calls = 300, seq = 100, conc = 1, memoryOnly = false }) {
   requireDist();
   const newDir = join(ROOT, "dist");
   const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
@@ -113,10 +124,10 @@ export async function measure({ base, rounds = 41, calls = 300, seq = 100, memor
     for (const memory of memoryOnly ? [true] : [true, false]) {
       const groups = await groupsFor(base, newDir, memory ? MEMORY : server.url, memory);
       for (const [name, group] of Object.entries(groups)) {
-        results[name] = await runGroup(group, rounds, memory ? calls : seq);
+        results[name] = await runGroup(group, rounds, memory ? calls : seq, conc);
       }
     }
-    return { node: process.version, rounds, calls, seq, results };
+    return { node: process.version, rounds, calls, seq, conc, results };
   } finally {
     await server.stop();
   }
@@ -164,7 +175,7 @@ export async function measureCold({ base, rounds = 15 }) {
   }
 }
 
-export function render({ node, rounds, results }) {
+export function render({ node, rounds, conc, results }) {
   const rows = Object.entries(results).map(([name, r]) => [
     name,
     fmt.us(r.floorUs),
@@ -183,7 +194,7 @@ export function render({ node, rounds, results }) {
       "÷ ky floor, old → new",
     ],
     rows,
-  )}\n\nNode ${node}, ${rounds} rounds, client CPU per call, medians of per-round values`;
+  )}\n\nNode ${node}, ${rounds} rounds, ${conc > 1 ? `${conc} calls at a time` : "one call at a time"}, client CPU per call, medians of per-round values`;
 }
 
 if (isMain(import.meta.url) && parseArgs().cold) {
@@ -204,6 +215,7 @@ if (isMain(import.meta.url) && parseArgs().cold) {
     rounds: Number(args.rounds ?? 41),
     calls: Number(args.calls ?? 300),
     seq: Number(args.seq ?? 100),
+    conc: Number(args.conc ?? 1),
     memoryOnly: Boolean(args["memory-only"]),
   });
   process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
