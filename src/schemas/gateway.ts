@@ -130,18 +130,30 @@ export interface TypedDataQuantities {
   chainId?: bigint;
 }
 
+/** The largest EIP-712 `uint256` (a `bytes32` nonce read as a number fits too): 2²⁵⁶ − 1. */
+const MAX_UINT256 = (1n << 256n) - 1n;
+
+/** The most digits of a `uint256`, leading zeros aside: 64 in hex, 78 in decimal (2²⁵⁶ − 1 has 78). */
+const MAX_DIGITS = { hex: 64, decimal: 78 } as const;
+
 /**
- * Reads a quantity: a `0x` hex string, a decimal string or a non-negative safe integer.
+ * Reads a `uint256` quantity: a `0x` hex string, a decimal string or a non-negative safe integer.
  *
- * @returns The value, or `undefined` when `value` is not a quantity.
+ * @returns The value, or `undefined` when `value` is not a quantity or is past 2²⁵⁶ − 1.
  */
 export function toQuantity(value: unknown): bigint | undefined {
   if (typeof value === "number") {
     return Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : undefined;
   }
   if (typeof value !== "string") return undefined;
-  if (/^(0[xX][0-9a-fA-F]+|[0-9]+)$/.test(value)) return BigInt(value);
-  return undefined;
+  const hex = /^0[xX]([0-9a-fA-F]+)$/.exec(value)?.[1];
+  if (hex === undefined && !/^[0-9]+$/.test(value)) return undefined;
+  // Counted before BigInt reads them: a 1 MiB answer holds a million digits, which BigInt takes a quarter of a second
+  // to read, the event loop held all the while.
+  const digits = (hex ?? value).replace(/^0+/, "");
+  if (digits.length > (hex === undefined ? MAX_DIGITS.decimal : MAX_DIGITS.hex)) return undefined;
+  const quantity = BigInt(hex === undefined ? digits || "0" : `0x${digits || "0"}`);
+  return quantity <= MAX_UINT256 ? quantity : undefined;
 }
 
 /**
@@ -165,7 +177,7 @@ export function decodeTypedData(json: unknown): TypedData | null {
  * Extracts the receive-with-authorization quantities of decoded typed data.
  *
  * @returns The quantities, or `null` when one of `value`, `validAfter`, `validBefore`, `nonce` is
- *   missing or not a quantity.
+ *   missing or not a `uint256` quantity.
  */
 export function typedDataQuantities(typedData: TypedData): TypedDataQuantities | null {
   const { message, domain } = typedData;
@@ -224,7 +236,7 @@ export interface WalletRpcDecodedView {
   signer: string | null;
   /** `params[1]` parsed as EIP-712 typed data; null when it is not JSON typed data. */
   typedData: TypedData | null;
-  /** The receive-with-authorization quantities as bigint; null when the message lacks them. */
+  /** The receive-with-authorization quantities as bigint; null when the message lacks one or one is not a uint256. */
   quantities: TypedDataQuantities | null;
 }
 

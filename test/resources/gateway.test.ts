@@ -129,6 +129,20 @@ describe("actions", () => {
     });
   });
 
+  it("gives null quantities, and keeps the action, when a quantity does not fit a uint256", async () => {
+    // A million digits fit in a 1 MiB answer: refused before BigInt reads them, not after a quarter-second parse.
+    for (const value of [(1n << 256n).toString(), `0x1${"0".repeat(64)}`, "9".repeat(1_000_000)]) {
+      const typedData = { ...TYPED_DATA, message: { ...TYPED_DATA.message, value } };
+      const action = {
+        ...WALLET_RPC,
+        data: { ...WALLET_RPC.data, params: [BUYER, JSON.stringify(typedData)] },
+      };
+      mock.respond(json({ actions: [action] }));
+      const [decoded] = (await client().gateway.fetchAction("pay_1")).actions;
+      expect(decoded).toMatchObject({ ...action, signer: BUYER, typedData, quantities: null });
+    }
+  });
+
   it("keeps a walletRpc action whose params[1] is not typed data, with a null decoded view", async () => {
     const action = {
       type: "walletRpc",

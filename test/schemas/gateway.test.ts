@@ -158,11 +158,25 @@ describe("toQuantity", () => {
     ["0xFF", 255n],
     ["42", 42n],
     [7, 7n],
+    ["0x00000042", 0x42n],
+    ["00042", 42n],
+    [`0x${"0".repeat(1000)}1`, 1n],
+    [`0x${"f".repeat(64)}`, (1n << 256n) - 1n],
+    [((1n << 256n) - 1n).toString(), (1n << 256n) - 1n],
   ])("reads %j", (input, expected) => {
     expect(toQuantity(input)).toBe(expected);
   });
 
   it.each(["0x", "-1", "1.5", "", " 1", 1.5, -1, null, {}, "0xg"])("refuses %j", (input) => {
+    expect(toQuantity(input)).toBeUndefined();
+  });
+
+  it.each([
+    ["2^256", (1n << 256n).toString()],
+    ["65 hex digits", `0x1${"0".repeat(64)}`],
+    ["79 decimal digits", `1${"0".repeat(78)}`],
+    ["a million digits", "9".repeat(1_000_000)],
+  ])("refuses a quantity past uint256 (%s)", (_name, input) => {
     expect(toQuantity(input)).toBeUndefined();
   });
 });
