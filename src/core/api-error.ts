@@ -12,7 +12,7 @@ import {
 } from "../errors.js";
 import { boundedCopy } from "../model/text.js";
 import { isRecord } from "../validate/issues.js";
-import { parseJson } from "./json.js";
+import { parseJson } from "../validate/json.js";
 import type { Redactor } from "./redact.js";
 
 /** How much of a non-JSON error body an error keeps (enough to recognise a proxy's page). */

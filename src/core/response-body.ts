@@ -15,7 +15,7 @@ import {
 } from "../errors.js";
 import type { Schemas } from "../schemas/load.js";
 import type { ResponseReading, SchemaRunner } from "../schemas/parse.js";
-import { parseJson } from "./json.js";
+import { parseJson } from "../validate/json.js";
 import type { ResponseValidation } from "./options.js";
 import type { Redactor } from "./redact.js";
 

@@ -7,7 +7,7 @@
  */
 import { MerchantPaymentsClient } from "../client.js";
 import { REQUEST_ID_HEADERS } from "../core/headers.js";
-import { parseJson } from "../core/json.js";
+import { parseJson } from "../validate/json.js";
 import type { RequestOptions } from "../core/request-options.js";
 import { ResponseValidationError } from "../errors.js";
 import { OPERATIONS } from "../operations.js";

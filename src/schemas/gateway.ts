@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 import { safeParse } from "zod/mini";
 import { isWalletRpcAction } from "../model/gateway.js";
 import { isRecord } from "../validate/issues.js";
+import { parseJson } from "../validate/json.js";
 import { type JsonObject, type JsonValue, nonEmptyStringSchema, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { PARSE_CONTEXT } from "./issues.js";
@@ -163,13 +164,10 @@ export function toQuantity(value: unknown): bigint | undefined {
  */
 export function decodeTypedData(json: unknown): TypedData | null {
   if (typeof json !== "string") return null;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  const parsed = safeParse(typedDataSchema, raw);
+  // Read as an answer is: nested deeper than an answer may be, it is refused before it is parsed.
+  const raw = parseJson(json);
+  if (raw.kind !== "json") return null;
+  const parsed = safeParse(typedDataSchema, raw.value);
   return parsed.success ? parsed.data : null;
 }
 

@@ -143,6 +143,16 @@ describe("actions", () => {
     }
   });
 
+  it("gives a null decoded view when params[1] nests deeper than an answer may", async () => {
+    // Parsed, it would make typedData a value that JSON.stringify (relaying it to a wallet) fails on with RangeError.
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    const inner = JSON.stringify(TYPED_DATA).replace('"message":{', `"message":{"deep":${deep},`);
+    const action = { ...WALLET_RPC, data: { ...WALLET_RPC.data, params: [BUYER, inner] } };
+    mock.respond(json({ actions: [action] }));
+    const [decoded] = (await client().gateway.fetchAction("pay_1")).actions;
+    expect(decoded).toMatchObject({ ...action, signer: BUYER, typedData: null, quantities: null });
+  });
+
   it("keeps a walletRpc action whose params[1] is not typed data, with a null decoded view", async () => {
     const action = {
       type: "walletRpc",
