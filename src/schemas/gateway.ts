@@ -151,9 +151,9 @@ export function toQuantity(value: unknown): bigint | undefined {
   if (hex === undefined && !/^[0-9]+$/.test(value)) return undefined;
   // Counted before BigInt reads them: a 1 MiB answer holds a million digits, which BigInt takes a quarter of a second
   // to read, the event loop held all the while.
-  const digits = (hex ?? value).replace(/^0+/, "");
+  const digits = (hex ?? value).replace(/^0+/, "") || "0";
   if (digits.length > (hex === undefined ? MAX_DIGITS.decimal : MAX_DIGITS.hex)) return undefined;
-  const quantity = BigInt(hex === undefined ? digits || "0" : `0x${digits || "0"}`);
+  const quantity = BigInt(hex === undefined ? digits : `0x${digits}`);
   return quantity <= MAX_UINT256 ? quantity : undefined;
 }
 
@@ -232,7 +232,9 @@ export interface WalletRpcActionRaw extends z.output<typeof walletRpcActionRawOb
 export interface WalletRpcDecodedView {
   /** `params[0]`: the account that signs; null when absent. */
   signer: string | null;
-  /** `params[1]` parsed as EIP-712 typed data; null when it is not JSON typed data. */
+  /**
+   * `params[1]` parsed as EIP-712 typed data; null when it is not JSON typed data or nests deeper than an answer may.
+   */
   typedData: TypedData | null;
   /** The receive-with-authorization quantities as bigint; null when the message lacks one or one is not a uint256. */
   quantities: TypedDataQuantities | null;

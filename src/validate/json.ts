@@ -1,7 +1,7 @@
 /**
- * Reading JSON the server sent (an answer's body, or JSON carried in one, as a wallet call's typed data is), within a
- * nesting bound: a body nested 10⁵ deep parses, but the app's later `JSON.stringify` of a value or an error holding it
- * throws `RangeError`. Deeper than {@link MAX_JSON_DEPTH} is refused before it is parsed.
+ * Reading JSON the server sent (an answer's body, or JSON carried in one, as a wallet call's typed data is), within
+ * a nesting bound: a body nested 10⁵ deep parses, but the app's later `JSON.stringify` of a value or an error holding
+ * it throws `RangeError`. Deeper than {@link MAX_JSON_DEPTH} is refused before it is parsed.
  *
  * @module
  */
