@@ -19,8 +19,9 @@ import {
   isMain,
   median,
   parseArgs,
-  ROOT,
   requireDist,
+  ROOT,
+  runCalls,
   startChild,
   table,
 } from "./lib/common.mjs";
@@ -78,27 +79,17 @@ async function groupsFor(baseDir, newDir, url, memory) {
   };
 }
 
-/** About `calls` calls of `run`, `conc` at a time; resolves to the number made. */
-async function callMany(run, calls, conc) {
-  const perLane = Math.ceil(calls / conc);
-  const lane = async () => {
-    for (let i = 0; i < perLane; i++) await run();
-  };
-  await Promise.all(Array.from({ length: conc }, lane));
-  return perLane * conc;
-}
-
 async function runGroup(group, rounds, calls, conc) {
   const names = Object.keys(group);
   const samples = Object.fromEntries(names.map((name) => [name, []]));
-  for (const run of Object.values(group)) await callMany(run, calls / 2, conc); // warm-up
+  for (const run of Object.values(group)) await runCalls(run, calls / 2, conc); // warm-up
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(k + round) % names.length];
       const cpu = process.cpuUsage();
-      const made = await callMany(group[name], calls, conc);
+      await runCalls(group[name], calls, conc);
       const used = process.cpuUsage(cpu);
-      samples[name].push((used.user + used.system) / made);
+      samples[name].push((used.user + used.system) / calls);
     }
   }
   const ratio = (a, b) => median(samples[a].map((value, i) => value / samples[b][i]));

@@ -34,6 +34,7 @@ import {
   median,
   parseArgs,
   requireDist,
+  runCalls,
   startChild,
   table,
 } from "./lib/common.mjs";
@@ -144,22 +145,11 @@ async function timed(send, n) {
 }
 
 function sequential(call, n) {
-  return timed(async () => {
-    for (let i = 0; i < n; i++) await call();
-  }, n);
+  return timed(() => runCalls(call, n), n);
 }
 
 function concurrent(call, n) {
-  const perWorker = Math.ceil(n / CONCURRENCY);
-  return timed(
-    () =>
-      Promise.all(
-        Array.from({ length: CONCURRENCY }, async () => {
-          for (let i = 0; i < perWorker; i++) await call();
-        }),
-      ),
-    perWorker * CONCURRENCY,
-  );
+  return timed(() => runCalls(call, n, CONCURRENCY), n);
 }
 
 /** Median and interquartile range of a variant's per-round ratio to fetch. */

@@ -20,8 +20,9 @@ import {
   loadAdapter,
   median,
   parseArgs,
-  ROOT,
   requireDist,
+  ROOT,
+  runCalls,
   startChild,
   table,
 } from "./lib/common.mjs";
@@ -64,11 +65,11 @@ export async function measure({ rounds = 7, calls = 2000 } = {}) {
   try {
     for (const concurrency of [1, 64]) {
       const samples = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
-      for (const run of Object.values(variants)) await loop(run, 500, concurrency); // warm-up
+      for (const run of Object.values(variants)) await runCalls(run, 500, concurrency); // warm-up
       for (let round = 0; round < rounds; round++) {
         for (const [name, run] of Object.entries(variants)) {
           const cpu = process.cpuUsage();
-          await loop(run, calls, concurrency);
+          await runCalls(run, calls, concurrency);
           const used = process.cpuUsage(cpu);
           samples[name].push((used.user + used.system) / calls);
         }
@@ -82,15 +83,6 @@ export async function measure({ rounds = 7, calls = 2000 } = {}) {
     await server.stop();
   }
   return { node: process.version, rounds, calls, results };
-}
-
-/** `calls` calls of `run`, at most `concurrency` at a time. */
-async function loop(run, calls, concurrency) {
-  let started = 0;
-  const worker = async () => {
-    while (started++ < calls) await run();
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
 }
 
 export function render({ results }) {

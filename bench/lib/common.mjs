@@ -68,6 +68,15 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** `calls` calls of `run`, at most `concurrency` at a time (1: one after another). */
+export async function runCalls(run, calls, concurrency = 1) {
+  let started = 0;
+  const worker = async () => {
+    while (started++ < calls) await run();
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
 export function min(values) {
   return Math.min(...values);
 }

@@ -46,8 +46,9 @@ const NOT_A_LINK_FIELD_RE =
 /**
  * Finds the buyer's wallet link in a payment creation answer: the first of {@link WALLET_LINK_FIELDS} that holds a
  * link (an `https:` URL, a wallet URI, or `http:` to a loopback host); else the one other top-level field that holds
- * one, if there is exactly one (two would be a guess). The fallback never reads a field named like a picture (`iconUrl`, `logo`, `qrImage`) or an id
- * (`referenceId`, which echoes the merchant's own order id), nor a value equal to the echoed `referenceId`.
+ * one, if there is exactly one (two would be a guess). The fallback never reads a field named like a picture
+ * (`iconUrl`, `logo`, `qrImage`) or an id (`referenceId`, which echoes the merchant's own order id), nor a value equal
+ * to the echoed `referenceId`.
  *
  * @returns The link, or `undefined` when there is none (or more than one candidate outside the named fields).
  */
