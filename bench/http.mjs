@@ -24,13 +24,11 @@ import OpenAI from "openai";
 import Stripe from "stripe";
 import { request as undiciRequest } from "undici";
 import * as z from "zod/mini";
-import { checkedCreate, readCreated, readStatus, statusSchema } from "./lib/checks.mjs";
+import { statusSchema } from "./lib/checks.mjs";
 import {
   allocatedPerCall,
-  DIST,
   fmt,
   isMain,
-  loadAdapter,
   median,
   parseArgs,
   requireDist,
@@ -38,42 +36,20 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
-import { API_KEY, API_VERSION, CREATE_INPUT, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { API_KEY, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { CHECKED_FLOOR, FLOOR, SDK_GET, SDK_POST, sdkAndFloors } from "./lib/floors.mjs";
 import { requestHeadBytes } from "./lib/header-bytes.mjs";
 
-const VERSION_HEADER = "Mock-Version";
 const CONCURRENCY = 64;
-/** The variant the SDK is held against (≤ 1.1×), and the one `create()` is (≤ 1.0×). */
-export const FLOOR = "ky floor";
-/** The ky floor plus the checks every call promises (lib/checks.mjs): the floor of the promises. */
-export const CHECKED_FLOOR = "ky floor + checks";
+export { CHECKED_FLOOR, FLOOR };
 
 const POST_HEADERS = { ...HEADERS, "content-type": "application/json" };
 
 export async function variants(url) {
-  const { MerchantPaymentsClient } = await import(DIST);
-  const client = new MerchantPaymentsClient({
-    apiKey: API_KEY,
-    baseUrl: url,
-    merchantId: MERCHANT_ID,
-    versionHeader: VERSION_HEADER,
-    apiVersion: API_VERSION,
-    maxRetries: 2,
-    timeoutMs: 30_000,
-  });
+  const own = await sdkAndFloors(url);
   const openai = new OpenAI({ apiKey: API_KEY, baseURL: url, maxRetries: 2, timeout: 30_000 });
   const { hostname, port } = new URL(url);
   const stripe = new Stripe(API_KEY, { host: hostname, port, protocol: "http", maxNetworkRetries: 2 });
-  const { createNodeFetch, bodyTextOf } = await loadAdapter();
-  // As core/http.ts creates and calls ky: only ky's documented options, nothing around the adapter.
-  const kyFloor = ky.create({
-    retry: 0,
-    throwHttpErrors: false,
-    redirect: "manual",
-    fetch: createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 }),
-  });
-  // The adapter hands its answer's text over beside the Response (src/core/wire/response.ts): read as the SDK reads it.
-  const parsed = (response) => JSON.parse(bodyTextOf(response));
   const statusPath = `/v1/payments/${PAYMENT_ID}/status`;
   const statusUrl = `${url}${statusPath}`;
   const createUrl = `${url}/v1/payments`;
@@ -85,11 +61,8 @@ export async function variants(url) {
       fetch: () => fetch(statusUrl, { headers: HEADERS }).then((res) => res.json()),
       "undici.request": () => undiciRequest(statusUrl, { headers: HEADERS }).then((res) => res.body.json()),
       "ky .json()": () => ky.get(statusUrl, { headers: HEADERS }).json(),
-      [FLOOR]: () => kyFloor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 }).then(parsed),
-      [CHECKED_FLOOR]: () =>
-        kyFloor(statusUrl, { method: "GET", headers: HEADERS, timeout: 30_000 })
-          .then(parsed)
-          .then(readStatus),
+      [FLOOR]: own.get[FLOOR],
+      [CHECKED_FLOOR]: own.get[CHECKED_FLOOR],
       "fetch + zod": () =>
         fetch(statusUrl, { headers: HEADERS })
           .then((res) => res.json())
@@ -97,7 +70,7 @@ export async function variants(url) {
       "openai-node .get()": () => openai.get(statusPath, { headers: HEADERS }),
       "stripe-node rawRequest": () =>
         stripe.rawRequest("GET", statusPath, null, { additionalHeaders: HEADERS }),
-      "SDK payments.status()": () => client.payments.status(PAYMENT_ID),
+      [SDK_GET]: own.get[SDK_GET],
     },
     post: {
       fetch: () =>
@@ -111,24 +84,12 @@ export async function variants(url) {
           body: JSON.stringify(CREATE_INPUT),
         }).then((res) => res.body.json()),
       "ky .json()": () => ky.post(createUrl, { headers: HEADERS, json: CREATE_INPUT }).json(),
-      [FLOOR]: () =>
-        kyFloor(createUrl, {
-          method: "POST",
-          headers: POST_HEADERS,
-          body: JSON.stringify(CREATE_INPUT),
-          timeout: 30_000,
-        }).then(parsed),
-      [CHECKED_FLOOR]: () => {
-        const { body, idempotencyKey } = checkedCreate(CREATE_INPUT);
-        const headers = { ...POST_HEADERS, "idempotency-key": idempotencyKey };
-        return kyFloor(createUrl, { method: "POST", headers, body, timeout: 30_000 })
-          .then(parsed)
-          .then(readCreated);
-      },
+      [FLOOR]: own.post[FLOOR],
+      [CHECKED_FLOOR]: own.post[CHECKED_FLOOR],
       "openai-node .post()": () => openai.post("/v1/payments", { headers: HEADERS, body: CREATE_INPUT }),
       "stripe-node rawRequest": () =>
         stripe.rawRequest("POST", "/v1/payments", CREATE_INPUT, { additionalHeaders: HEADERS }),
-      "SDK payments.create()": () => client.payments.create(CREATE_INPUT),
+      [SDK_POST]: own.post[SDK_POST],
     },
     check,
   };

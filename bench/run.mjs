@@ -8,9 +8,13 @@
 //
 //   node bench/run.mjs [--quick] [--rounds=N] [--only=http,own,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
 //                      [--json=out.json]
+//
+// `--only=instructions` adds the instruction count (instructions.mjs: valgrind, about 20 minutes for both Nodes),
+// which a run without `--only` leaves out.
 import { writeFileSync } from "node:fs";
 import { render as renderBundle } from "./bundle.mjs";
 import { render as renderImport } from "./cold-import.mjs";
+import { render as renderInstructions } from "./instructions.mjs";
 import { FLOOR, render as renderHttp } from "./http.mjs";
 import { render as renderLayers } from "./layers.mjs";
 import { fmt, nodeBinary, parseArgs, requireDist, runJson, table } from "./lib/common.mjs";
@@ -29,6 +33,8 @@ const script = (name) => new URL(`./${name}`, import.meta.url).pathname;
 const nodes = String(args.nodes ?? "22,24").split(",");
 /** Sections run once per Node major: their results are keyed by major. */
 const PER_NODE = new Set(["http", "own"]);
+/** Sections run only when `--only` names them. */
+const ON_REQUEST = new Set(["instructions"]);
 
 const SECTIONS = [
   ["bundle", "Bundle size (esbuild, minified + gzip -9; 1 KB = 1000 B)", "bundle.mjs", [], [], renderBundle],
@@ -66,6 +72,14 @@ const SECTIONS = [
     [],
     renderImport,
   ],
+  [
+    "instructions",
+    "Instructions per request over loopback (valgrind, a count that does not move with the host)",
+    "instructions.mjs",
+    [`--nodes=${nodes.join(",")}`],
+    [],
+    renderInstructions,
+  ],
   ["polling", "waitForFinal efficiency (mock server over loopback)", "polling.mjs", [], [], renderPolling],
   [
     "watchers",
@@ -97,7 +111,7 @@ requireDist();
 const started = performance.now();
 const results = {};
 for (const [key, title, file, sectionArgs, nodeFlags, render] of SECTIONS) {
-  if (only && !only.has(key)) continue;
+  if (only ? !only.has(key) : ON_REQUEST.has(key)) continue;
   const t = performance.now();
   process.stderr.write(`… ${title}\n`);
   if (PER_NODE.has(key)) {
@@ -211,6 +225,16 @@ for (const blocks of Object.values(results.http ?? {})) {
       );
     }
   }
+}
+// Issue 27 again, counted rather than timed: instructions per request do not move with the host.
+for (const r of results.instructions?.results ?? []) {
+  const mode = r.concurrency === 1 ? "sequential" : `concurrency ${r.concurrency}`;
+  check(
+    `SDK ${r.op === "get" ? "payments.status()" : "payments.create()"}, ${mode}, Node ${r.node}: instructions vs ${FLOOR}`,
+    `${fmt.ratio(r.sdk.toFloor)} (with the collector ${fmt.ratio(r.sdk.totalToFloor)})`,
+    "≤ 1.10×",
+    r.sdk.toFloor <= 1.1,
+  );
 }
 if (results.import) {
   const sdk = results.import.find((r) => r.name.startsWith("merchant-payments (dist"));
