@@ -10,12 +10,9 @@
 // sequential request allocates, garbage included (lib/common.mjs, `allocatedPerCall`), which repeats from run to run
 // where CPU time on a shared machine does not.
 //
-// "ky floor" is ky 2 with the SDK's ky options (`retry: 0`, `throwHttpErrors: false`, `redirect: "manual"`, the
-// attempt's deadline as `timeout`) over the same pooled node:http adapter the SDK uses (`src/core/wire/node-fetch.ts`),
-// the body read as text and parsed, as the SDK does: the cost of the request layer alone, without the SDK's own work
-// (headers, JSON checks, zod, redaction, events). The SDK's distance to it is what the SDK adds. "ky floor + checks"
-// adds to it only what each call promises (lib/checks.mjs: the input checked, a POST's idempotency key, the answer
-// read with a compiled zod schema): what keeping the promises costs, apart from the SDK's own machinery.
+// "ky floor" and "ky floor + checks" are lib/floors.mjs's (shared with instructions.mjs): ky 2 over the SDK's own
+// pooled adapter with the SDK's ky options, the request layer alone; and the floor plus only what each call promises
+// (lib/checks.mjs). The SDK's distance to the first is what the SDK adds; to the second, its own machinery.
 //
 //   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
 //   (--variants keeps the variants whose name starts with one of the given prefixes; fetch is always kept)

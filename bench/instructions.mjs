@@ -1,7 +1,8 @@
 // Instructions per request of the SDK and its two floors (lib/floors.mjs), over loopback, counted by valgrind: a
 // measure that does not move with the host. Client CPU time on a shared machine spreads by ±10% from round to round
 // (docs/performance.md, "How fine this host measures"), as much as the gap the ≤ 1.10× target is about; the count of
-// instructions the client executes repeats within about 1% from process to process, whatever else the machine does.
+// the instructions the client's code executes repeats within about 1% from process to process, whatever else the
+// machine does (unless a major collection falls in the window counted: see `COLLECTOR`).
 //
 // Each count is one fresh process under `valgrind --tool=cachegrind --cache-sim=no` (user space only: the kernel's
 // share of a request, the same for every variant that sends the same bytes, is left out), Node run with
