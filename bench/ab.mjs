@@ -12,7 +12,6 @@
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import ky from "ky";
 import {
   distChunk,
   fmt,
@@ -26,6 +25,7 @@ import {
   table,
 } from "./lib/common.mjs";
 import { CLIENT_OPTIONS, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./lib/fixtures.mjs";
+import { kyFloorOver } from "./lib/floors.mjs";
 import { memoryFetch } from "./lib/status-body.mjs";
 
 const MEMORY = "http://127.0.0.1:9";
@@ -43,7 +43,7 @@ async function groupsFor(baseDir, newDir, url, memory) {
         maxResponseBytes: 1_048_576,
       });
   const { bodyTextOf } = await distChunk("node-fetch-", newDir);
-  const floor = ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch: adapter });
+  const floor = kyFloorOver(adapter);
   // dist/ holds two builds' chunks (the package's and its CLIs'): a text that is not there means the adapter and
   // bodyTextOf came from different ones, and the floor would skip its parse; that must fail, not measure less.
   const parsed = (response) => {

@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import ky from "ky";
 import { checkedCreate, readCreated, readStatus } from "./checks.mjs";
 import { DIST, loadAdapter } from "./common.mjs";
-import { API_KEY, API_VERSION, CREATE_INPUT, HEADERS, MERCHANT_ID, PAYMENT_ID } from "./fixtures.mjs";
+import { CLIENT_OPTIONS, CREATE_INPUT, HEADERS, PAYMENT_ID } from "./fixtures.mjs";
 
 /** The variant the SDK is held against (≤ 1.1×). */
 export const FLOOR = "ky floor";
@@ -25,15 +25,12 @@ const POST_HEADERS = { ...HEADERS, "content-type": "application/json" };
 /** A client of the built SDK (`dist`: its index.js), with the options every bench gives it. */
 export async function sdkClient(url, dist = DIST) {
   const { MerchantPaymentsClient } = await import(pathToFileURL(dist).href);
-  return new MerchantPaymentsClient({
-    apiKey: API_KEY,
-    baseUrl: url,
-    merchantId: MERCHANT_ID,
-    versionHeader: "Mock-Version",
-    apiVersion: API_VERSION,
-    maxRetries: 2,
-    timeoutMs: 30_000,
-  });
+  return new MerchantPaymentsClient({ ...CLIENT_OPTIONS, baseUrl: url, maxRetries: 2, timeoutMs: 30_000 });
+}
+
+/** ky as core/http.ts creates it, over `fetch`: only ky's documented options, nothing around the adapter. */
+export function kyFloorOver(fetch) {
+  return ky.create({ retry: 0, throwHttpErrors: false, redirect: "manual", fetch });
 }
 
 /**
@@ -44,13 +41,7 @@ export async function sdkAndFloors(url, { baseDir } = {}) {
   const client = await sdkClient(url);
   const base = baseDir === undefined ? undefined : await sdkClient(url, join(baseDir, "index.js"));
   const { createNodeFetch, bodyTextOf } = await loadAdapter();
-  // As core/http.ts creates and calls ky: only ky's documented options, nothing around the adapter.
-  const kyFloor = ky.create({
-    retry: 0,
-    throwHttpErrors: false,
-    redirect: "manual",
-    fetch: createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 }),
-  });
+  const kyFloor = kyFloorOver(createNodeFetch({ maxSockets: 32, maxResponseBytes: 1_048_576 }));
   // The adapter hands its answer's text over beside the Response (src/core/wire/response.ts): read as the SDK reads it.
   const parsed = (response) => JSON.parse(bodyTextOf(response));
   const statusUrl = `${url}/v1/payments/${PAYMENT_ID}/status`;
