@@ -8,6 +8,13 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const DIST = join(ROOT, "dist", "index.js");
 export const DIST_TESTING = join(ROOT, "dist", "testing", "index.js");
 
+/**
+ * Calls after which every function a request runs once is optimised: V8 compiles a function with TurboFan once it
+ * has run 3,000 times (`--invocation-count-for-turbofan`, Node 22 and 24; before, it is interpreted, baseline or, on
+ * Node 24, Maglev code). A bench that measures a server's steady cost warms each variant past it.
+ */
+export const OPTIMISED_AFTER = 4000;
+
 /** Fails with a hint when the package has not been built. */
 export function requireDist() {
   if (!existsSync(DIST) || !existsSync(DIST_TESTING)) {
