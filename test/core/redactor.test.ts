@@ -46,27 +46,29 @@ const spelledKey = anyKey.chain((key) =>
     .map((ways) => ({ key, echo: spell(key, ways) })),
 );
 
+/** `suspects` finds `echo` (a spelling of the key, or a piece of it) in `answer`, and `text` leaves none of it. */
+function expectFoundAndRemoved(key: string, answer: string, echo: string) {
+  const redactor = createRedactor(key);
+  expect(redactor.suspects(answer)).toBe(true);
+  expect(redactor.text(answer)).not.toContain(echo);
+  expect(redactor.text(answer)).toContain(REDACTED);
+}
+
 describe("the redactor's rule for any key", () => {
   it.each(Object.keys(SPELLINGS))("finds and removes the key with every character written %s", (way) => {
     fc.assert(
       fc.property(anyKey, around, around, (key, before, after) => {
-        const redactor = createRedactor(key);
         const echo = spell(key, [way]);
-        expect(redactor.suspects(`${before}${echo}${after}`)).toBe(true);
-        expect(redactor.text(`${before}${echo}${after}`)).not.toContain(echo);
+        expectFoundAndRemoved(key, `${before}${echo}${after}`, echo);
       }),
     );
   });
 
   it("finds and removes the whole key in any mix of spellings", () => {
     fc.assert(
-      fc.property(spelledKey, around, around, ({ key, echo }, before, after) => {
-        const redactor = createRedactor(key);
-        const answer = `${before}${echo}${after}`;
-        expect(redactor.suspects(answer)).toBe(true);
-        expect(redactor.text(answer)).not.toContain(echo);
-        expect(redactor.text(answer)).toContain(REDACTED);
-      }),
+      fc.property(spelledKey, around, around, ({ key, echo }, before, after) =>
+        expectFoundAndRemoved(key, `${before}${echo}${after}`, echo),
+      ),
     );
   });
 
@@ -83,12 +85,9 @@ describe("the redactor's rule for any key", () => {
       );
     });
     fc.assert(
-      fc.property(keyAndPiece, around, around, ({ key, piece }, before, after) => {
-        const redactor = createRedactor(key);
-        const answer = `${before}${piece}${after}`;
-        expect(redactor.suspects(answer)).toBe(true);
-        expect(redactor.text(answer)).not.toContain(piece);
-      }),
+      fc.property(keyAndPiece, around, around, ({ key, piece }, before, after) =>
+        expectFoundAndRemoved(key, `${before}${piece}${after}`, piece),
+      ),
     );
   });
 
