@@ -61,7 +61,7 @@ const NODE_FLAGS = ["--single-threaded"];
 const WARM_CALLS = OPTIMISED_AFTER;
 
 /** The cells `--cells` names (`get:1,post:64`); a name that is no cell is refused, not skipped. */
-function cellsNamed(names) {
+export function cellsNamed(names) {
   return names.split(",").map((name) => {
     const cell = CELLS.find(({ op, concurrency }) => `${op}:${concurrency}` === name);
     if (!cell)
@@ -83,7 +83,7 @@ export function hasValgrind() {
  * falls moves with timing, which valgrind stretches 30 to 60 times: it lands in a window or not, and moves a
  * window's total by up to a third. The rest, the mutator (the code the call runs, compilation included), repeats.
  */
-const COLLECTOR =
+export const COLLECTOR =
   /Scaveng|Marking|MarkCompact|Sweep|Evacuat|RememberedSet|RecordMigrated|heap::base::|LiveObjectVisitor|Pretenuring|v8::internal::Heap::|MinorMS|GCTracer|cppgc::/;
 
 /** The instructions one process executes, `{ mutator, collector }`: `calls` calls of `variant`, `concurrency` at a time. */
