@@ -48,11 +48,14 @@ async function countByFunction(node, url, { op, concurrency }, variant, calls) {
         node,
         "--single-threaded",
         "--perf-basic-prof",
+        // The perf map goes to /tmp/perf-<pid>.map; V8's own log, which the flag also opens, into this directory.
+        `--logfile=${join(dir, "v8.log")}`,
+        "--no-logfile-per-isolate",
         ...worker,
       ],
       { maxBuffer: 1 << 24 },
     );
-    const [file] = await readdir(dir);
+    const file = (await readdir(dir)).find((name) => name.startsWith("callgrind."));
     const pid = file.slice("callgrind.".length);
     const map = `/tmp/perf-${pid}.map`;
     try {
