@@ -5,7 +5,7 @@
 // function (`--perf-basic-prof`, /tmp/perf-<pid>.map), so an address in compiled code is named after its function
 // (`JS:*#attempt file:///…/dist/index.js:1643` for TurboFan code; `^` baseline, `+` Maglev, `~` interpreted).
 // The count per request is the same difference as instructions.mjs's: a process that makes `--window` calls after
-// `--warm` less one that stops after the warm-up. Processes run one at a time (each writes its own map).
+// `--warm` less one that stops after the warm-up. Processes run one at a time.
 //
 //   node bench/functions.mjs [--node=22] [--cell=get:64] [--variants="ky floor + checks,SDK payments.status()"]
 //                            [--warm=4000] [--window=1200] [--top=40]
