@@ -138,7 +138,7 @@ function perRequest(before, after, window) {
 }
 
 /** The difference `b − a` by function, largest first, and each side's total for the code and for the collector. */
-export function compare(a, b, top) {
+function compare(a, b, top) {
   const total = (counts, collector) =>
     [...counts].filter(([name]) => COLLECTOR.test(name) === collector).reduce((sum, [, n]) => sum + n, 0);
   const names = [...new Set([...a.keys(), ...b.keys()])];

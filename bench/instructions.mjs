@@ -14,8 +14,11 @@
 // (`COLLECTOR` below says why). Valgrind runs code 30 to 60 times slower: about an hour for two Nodes, two
 // operations, sequential and 64 at a time. Without valgrind it says so and measures nothing.
 //
-// The warm-up passes V8's threshold for optimising a function (`WARM_CALLS`): before it, the functions a request runs
-// once are not yet optimised, and a request costs twice the instructions it costs a server that has made a few thousand.
+// The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`): before it, the
+// functions a request runs once are baseline code, where the SDK's own functions weigh more, and a request costs twice
+// the instructions it costs a server that has made a few thousand. Counted after 600 calls, a status call at c64 on
+// Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK (1.14×); after 4,000, 444,000 to 456,000
+// and 472,000 to 474,000 (1.04× to 1.06×, two runs).
 //
 //   node bench/instructions.mjs [--nodes=22,24] [--warm=4000] [--window=1200] [--reps=1] [--base=.tmp/dist-base]
 //                              [--cells=get:1,get:64,post:1,post:64] [--json]
@@ -52,13 +55,6 @@ const CELLS = [
 ];
 const SDK = { get: SDK_GET, post: SDK_POST };
 const NODE_FLAGS = ["--single-threaded"];
-/**
- * Calls made before counting (lib/common.mjs, `OPTIMISED_AFTER`). Counted after 600 calls, a status call at c64 on Node
- * 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK (1.14×); after 4,000, 444,000 to 456,000 and
- * 472,000 to 474,000 (1.04× to 1.06×, two runs): the first count held both in baseline code, where the SDK's own
- * functions weigh more, a state a server leaves after its first few thousand calls.
- */
-const WARM_CALLS = OPTIMISED_AFTER;
 
 /** The cells `--cells` names (`get:1,post:64`); a name that is no cell is refused, not skipped. */
 export function cellsNamed(names) {
@@ -143,7 +139,7 @@ async function pooled(jobs, limit) {
 
 export async function measure({
   nodes = ["22", "24"],
-  warm = WARM_CALLS,
+  warm = OPTIMISED_AFTER,
   window = 1200,
   reps = 1,
   base,
@@ -262,7 +258,7 @@ if (isMain(import.meta.url)) {
     }
     const result = await measure({
       nodes: String(args.nodes ?? "22,24").split(","),
-      warm: Number(args.warm ?? WARM_CALLS),
+      warm: Number(args.warm ?? OPTIMISED_AFTER),
       window: Number(args.window ?? 1200),
       reps: Number(args.reps ?? 1),
       base: typeof args.base === "string" ? resolve(ROOT, args.base) : undefined,
