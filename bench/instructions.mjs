@@ -4,34 +4,33 @@
 // the instructions the client's code executes repeats within about 1% from process to process, whatever else the
 // machine does (unless a major collection falls in the window counted: see `COLLECTOR`).
 //
-// Each count is one fresh process under `valgrind --tool=cachegrind --cache-sim=no` (user space only: the kernel's
-// share of a request, the same for every variant that sends the same bytes, is left out), Node run with
-// `--single-threaded` so that garbage collection and compilation happen on the counted thread. The process makes
-// `--warm` calls, then `--window` more; the count per request is the difference between that process and one that
-// stops after the warm-up, divided by the window: start-up, imports and warm-up cancel out. The server is the fixed
-// one (lib/fixed-server.mjs), in its own process, not counted. The count is split by function into the code's (the
-// mutator: what the call runs, compilation included), which repeats, and the garbage collector's, which does not
-// (`COLLECTOR` below says why). Valgrind runs code 30 to 60 times slower: about an hour for two Nodes, two
-// operations, sequential and 64 at a time. Without valgrind it says so and measures nothing.
+// Each count is one fresh process under valgrind's callgrind (user space only: the kernel's share of a request, the
+// same for every variant that sends the same bytes, is left out), Node run with `--single-threaded` so that garbage
+// collection and compilation happen on the counted thread. The process makes `--warm` calls uncounted, then
+// `--window` counted ones (lib/counted-window.mjs): start-up, imports, the warm-up and exit are not in the count. The
+// server is the fixed one (lib/fixed-server.mjs), in its own process, not counted. The count is split by function into
+// the code's (the mutator: what the call runs, compilation included), which repeats, and the garbage collector's,
+// which does not (`COLLECTOR` below says why). About 75 seconds a process for the defaults, two at a time on two
+// cores: 15 to 20 minutes for two Nodes, two operations, sequential and 64 at a time. Without valgrind it says so and
+// measures nothing.
 //
-// The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`): before it, the
-// functions a request runs once are baseline code, where the SDK's own functions weigh more, and a request costs twice
-// the instructions it costs a server that has made a few thousand. Counted after 600 calls, a status call at c64 on
-// Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK (1.14×); after 4,000, 444,000 to 456,000
-// and 472,000 to 474,000 (1.04× to 1.06×, two runs).
+// The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`) five times over:
+// before it, the functions a request runs once are baseline code, where the SDK's own functions weigh more, and a
+// request costs twice the instructions it costs a server that has made a few thousand. Counted after 600 calls, a
+// status call at c64 on Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK (1.14×); after 4,000,
+// 444,000 to 456,000 and 472,000 to 474,000 (1.04× to 1.06×, two runs).
 //
-//   node bench/instructions.mjs [--nodes=22,24] [--warm=4000] [--window=1200] [--reps=1] [--base=.tmp/dist-base]
+//   node bench/instructions.mjs [--nodes=22,24] [--warm=20000] [--window=5000] [--reps=1] [--base=.tmp/dist-base]
 //                              [--cells=get:1,get:64,post:1,post:64] [--json]
-//   node bench/instructions.mjs --worker <url> <get|post> <concurrency> <variant> <calls> [base]   (one counted process)
+//   node bench/instructions.mjs --worker <url> <get|post> <concurrency> <variant> <warm> <window> [base]
+//                              (one counted process: lib/counted-window.mjs's protocol on its stdin and stdout)
 //
 // `--base` counts an earlier build's SDK beside this one (copy dist/ before a change, as for bench/ab.mjs): a change
 // of a few thousand instructions a request shows, where CPU time could not tell it from the host's noise.
-import { execFile, spawnSync } from "node:child_process";
-import { availableParallelism, tmpdir } from "node:os";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { spawnSync } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import {
   fmt,
   isMain,
@@ -41,10 +40,10 @@ import {
   parseArgs,
   requireDist,
   ROOT,
-  runCalls,
   startChild,
   table,
 } from "./lib/common.mjs";
+import { byFunction, countWindow, runCountedWindow } from "./lib/counted-window.mjs";
 import { BASE_SDK, CHECKED_FLOOR, FLOOR, SDK_GET, SDK_POST, sdkAndFloors } from "./lib/floors.mjs";
 
 const CELLS = [
@@ -55,6 +54,9 @@ const CELLS = [
 ];
 const SDK = { get: SDK_GET, post: SDK_POST };
 const NODE_FLAGS = ["--single-threaded"];
+/** The warm-up and the counted window: the warm-up runs uncounted, about ten times faster than the window. */
+export const WARM = 5 * OPTIMISED_AFTER;
+export const WINDOW = 5000;
 
 /** The cells `--cells` names (`get:1,post:64`); a name that is no cell is refused, not skipped. */
 export function cellsNamed(names) {
@@ -75,47 +77,40 @@ export function hasValgrind() {
 
 /**
  * Functions of V8's garbage collector (scavenges, marking, sweeping, evacuation): their instructions are counted apart.
- * A collection runs when the heap reaches a limit that V8 sets from the time collections take, so where a major one
- * falls moves with timing, which valgrind stretches 30 to 60 times: it lands in a window or not, and moves a
- * window's total by up to a third. The rest, the mutator (the code the call runs, compilation included), repeats.
+ * A major collection runs when the old generation reaches a limit that V8 sets from the time collections take, so
+ * where one falls moves with timing, which valgrind stretches: it lands in a window or not. One that does moves the
+ * code's count too (Node 24, status sequential, 5,000 calls: the ky floor's 459,000 instructions a request became
+ * 484,000): incremental marking's write barriers, the finalisation callbacks of the objects it frees (undici's
+ * `removeEventListener` for each `Request`), code reset for flushed bytecode. A window starts after a full collection
+ * (lib/counted-window.mjs), and reports the major collections in it and the bytes it put into the old generation, which
+ * is what brings them.
  */
 export const COLLECTOR =
   /Scaveng|Marking|MarkCompact|Sweep|Evacuat|RememberedSet|RecordMigrated|heap::base::|LiveObjectVisitor|Pretenuring|v8::internal::Heap::|MinorMS|GCTracer|cppgc::/;
 
-/** The instructions one process executes, `{ mutator, collector }`: `calls` calls of `variant`, `concurrency` at a time. */
-async function count(node, url, { op, concurrency }, variant, calls, base) {
-  const dir = await mkdtemp(join(tmpdir(), "instructions-"));
-  try {
-    const out = join(dir, "cachegrind.out");
-    const args = ["--tool=cachegrind", "--cache-sim=no", `--cachegrind-out-file=${out}`, node, ...NODE_FLAGS];
-    const worker = [
-      fileURLToPath(import.meta.url),
-      "--worker",
-      url,
-      op,
-      String(concurrency),
-      variant,
-      String(calls),
-    ];
-    if (base !== undefined) worker.push(base);
-    await promisify(execFile)("valgrind", [...args, ...worker], { maxBuffer: 1 << 24 });
-    return byOwner(await readFile(out, "utf8"));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/**
+ * The instructions one process executes in its window, `{ mutator, collector }`, and what the collector did in it
+ * (`majorGCs`, `minorGCs`, `oldBytes`): `window` calls of `variant` after `warm` uncounted ones, `concurrency` at a time
+ * (lib/counted-window.mjs).
+ */
+async function count(node, url, { op, concurrency }, variant, { warm, window }, base) {
+  const args = [url, op, String(concurrency), variant, String(warm), String(window)];
+  if (base !== undefined) args.push(base);
+  const { counts, collections } = await countWindow({
+    node,
+    nodeFlags: NODE_FLAGS,
+    script: fileURLToPath(import.meta.url),
+    args: ["--worker", ...args],
+    read: (text) => byOwner(byFunction(text)),
+  });
+  return { ...counts, ...collections };
 }
 
-/** Sums a cachegrind output's instructions by function: the collector's, and everything else's. */
-function byOwner(text) {
-  const counts = { mutator: 0, collector: 0 };
-  let owner = "mutator";
-  for (const line of text.split("\n")) {
-    if (line.startsWith("fn=")) owner = COLLECTOR.test(line) ? "collector" : "mutator";
-    else if (line.charCodeAt(0) >= 0x30 && line.charCodeAt(0) <= 0x39)
-      counts[owner] += Number(line.split(" ")[1]);
-  }
-  if (counts.mutator === 0) throw new Error("cachegrind counted no instructions");
-  return counts;
+/** Instructions by owner: the collector's functions, and everything else's. */
+function byOwner(counts) {
+  const owners = { mutator: 0, collector: 0 };
+  for (const [name, n] of counts) owners[COLLECTOR.test(name) ? "collector" : "mutator"] += n;
+  return owners;
 }
 
 /** The variants counted in a cell: the floors, the SDK, and with `base` the earlier build's SDK. */
@@ -139,8 +134,8 @@ async function pooled(jobs, limit) {
 
 export async function measure({
   nodes = ["22", "24"],
-  warm = OPTIMISED_AFTER,
-  window = 1200,
+  warm = WARM,
+  window = WINDOW,
   reps = 1,
   base,
   cells = CELLS,
@@ -156,55 +151,56 @@ export async function measure({
       for (const cell of cells) {
         for (const variant of variantsOf(cell, base)) {
           for (let rep = 0; rep < reps; rep++) {
-            for (const calls of [warm, warm + window]) {
-              jobs.push(async () => {
-                const instructions = await count(node, server.url, cell, variant, calls, base);
-                counts.push({ major, ...cell, variant, calls, ...instructions });
-                log(
-                  `Node ${major} ${cell.op} c${cell.concurrency} ${variant} ${calls} calls: ${JSON.stringify(instructions)}`,
-                );
-              });
-            }
+            jobs.push(async () => {
+              const instructions = await count(node, server.url, cell, variant, { warm, window }, base);
+              counts.push({ major, ...cell, variant, ...instructions });
+              log(
+                `Node ${major} ${cell.op} c${cell.concurrency} ${variant}: ${JSON.stringify(instructions)}`,
+              );
+            });
           }
         }
       }
     }
     await pooled(jobs, Math.max(1, availableParallelism()));
-    return { warm, window, reps, base, results: perRequest(counts, { nodes, cells, warm, window, base }) };
+    return { warm, window, reps, base, results: perRequest(counts, { nodes, cells, window, base }) };
   } finally {
     await server.stop();
   }
 }
 
 /**
- * Instructions per request of every (Node, cell, variant), the mutator's and the collector's: the median over reps of
- * (warmed + window − warmed) / window. The ratios to the ky floor are the mutator's (the firm one) and the total's.
+ * Instructions per request of every (Node, cell, variant), the mutator's and the collector's, and the bytes a request
+ * puts into the old generation: the median over reps of a window's figure ÷ its calls; and the major collections in
+ * all its windows. The ratios to the ky floor are the mutator's, the total's and the old generation's.
  */
-function perRequest(counts, { nodes, cells, warm, window, base }) {
+function perRequest(counts, { nodes, cells, window, base }) {
   const results = [];
   for (const major of nodes) {
     for (const cell of cells) {
-      const of = (variant, calls) =>
-        counts.filter(
+      const cost = (variant) => {
+        const of = counts.filter(
           (c) =>
             c.major === major &&
             c.op === cell.op &&
             c.concurrency === cell.concurrency &&
-            c.variant === variant &&
-            c.calls === calls,
+            c.variant === variant,
         );
-      const cost = (variant) => {
-        const before = of(variant, warm);
-        const after = of(variant, warm + window);
-        const per = (owner) => median(after.map((c, i) => (c[owner] - before[i][owner]) / window));
+        const per = (key) => median(of.map((c) => c[key] / window));
         const mutator = per("mutator");
         const collector = per("collector");
-        return { mutator, collector, total: mutator + collector };
+        const majorGCs = of.reduce((sum, c) => sum + c.majorGCs, 0);
+        return { mutator, collector, total: mutator + collector, oldBytes: per("oldBytes"), majorGCs };
       };
       const floor = cost(FLOOR);
       const ratios = (variant) => {
         const own = cost(variant);
-        return { ...own, toFloor: own.mutator / floor.mutator, totalToFloor: own.total / floor.total };
+        return {
+          ...own,
+          toFloor: own.mutator / floor.mutator,
+          totalToFloor: own.total / floor.total,
+          oldToFloor: own.oldBytes / floor.oldBytes,
+        };
       };
       results.push({
         node: major,
@@ -220,8 +216,11 @@ function perRequest(counts, { nodes, cells, warm, window, base }) {
 }
 
 const thousands = (n) => `${fmt.int(n / 1000)} k`;
-const counted = (v) => `${thousands(v.mutator)} + ${thousands(v.collector)}`;
-const against = (v) => `${counted(v)} (${fmt.ratio(v.toFloor)} / ${fmt.ratio(v.totalToFloor)})`;
+const majors = (v) => (v.majorGCs === 0 ? "" : `, ${v.majorGCs} major`);
+const old = (v) => `${fmt.kb(v.oldBytes)} old${majors(v)}`;
+const counted = (v) => `${thousands(v.mutator)} + ${thousands(v.collector)}; ${old(v)}`;
+const against = (v) =>
+  `${counted(v)} (${fmt.ratio(v.toFloor)} / ${fmt.ratio(v.totalToFloor)} / ${fmt.ratio(v.oldToFloor)})`;
 
 export function render({ skipped, warm, window, reps, base, results }) {
   if (skipped) return skipped;
@@ -235,14 +234,17 @@ export function render({ skipped, warm, window, reps, base, results }) {
   ]);
   const head = ["Node", "call", FLOOR, CHECKED_FLOOR, "SDK"];
   if (base !== undefined) head.push(BASE_SDK);
-  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the garbage collector's (÷ ${FLOOR}: the code's / the total). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up, ${reps === 1 ? "one process pair" : `median of ${reps} process pairs`} per variant. Where a major collection falls moves with timing: the code's count is the firm one.`;
+  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the garbage collector's; the bytes a request puts into the old generation, and the major collections in the windows counted, if any (÷ ${FLOOR}: the code's / the total / the old generation's). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up and a full collection, ${reps === 1 ? "one process" : `median of ${reps} processes`} per variant. A window with a major collection counts more of both (see COLLECTOR in the script).`;
 }
 
-async function runWorker([url, op, concurrency, variant, calls, baseDir]) {
+async function runWorker([url, op, concurrency, variant, warm, window, baseDir]) {
   const call = (await sdkAndFloors(url, { baseDir }))[op][variant];
   if (!call) throw new Error(`no variant ${variant} for ${op}`);
-  await runCalls(call, Number(calls), Number(concurrency));
-  process.exit(0); // the pool's keep-alive sockets would hold the process open
+  await runCountedWindow(call, {
+    warm: Number(warm),
+    window: Number(window),
+    concurrency: Number(concurrency),
+  });
 }
 
 if (isMain(import.meta.url)) {
@@ -258,8 +260,8 @@ if (isMain(import.meta.url)) {
     }
     const result = await measure({
       nodes: String(args.nodes ?? "22,24").split(","),
-      warm: Number(args.warm ?? OPTIMISED_AFTER),
-      window: Number(args.window ?? 1200),
+      warm: Number(args.warm ?? WARM),
+      window: Number(args.window ?? WINDOW),
       reps: Number(args.reps ?? 1),
       base: typeof args.base === "string" ? resolve(ROOT, args.base) : undefined,
       cells: typeof args.cells === "string" ? cellsNamed(args.cells) : undefined,
