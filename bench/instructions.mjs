@@ -81,9 +81,8 @@ export function hasValgrind() {
  * where one falls moves with timing, which valgrind stretches: it lands in a window or not. One that does moves the
  * code's count too (Node 24, status sequential, 5,000 calls: the ky floor's 459,000 instructions a request became
  * 484,000): incremental marking's write barriers, the finalisation callbacks of the objects it frees (undici's
- * `removeEventListener` for each `Request`), code reset for flushed bytecode. A window starts after a full collection
- * (lib/counted-window.mjs), and reports the major collections in it and the bytes it put into the old generation, which
- * is what brings them.
+ * `removeEventListener` for each `Request`), code reset for flushed bytecode. Each window reports the major collections
+ * in it and the bytes it put into the old generation, which is what brings them (lib/counted-window.mjs).
  */
 export const COLLECTOR =
   /Scaveng|Marking|MarkCompact|Sweep|Evacuat|RememberedSet|RecordMigrated|heap::base::|LiveObjectVisitor|Pretenuring|v8::internal::Heap::|MinorMS|GCTracer|cppgc::/;
@@ -234,7 +233,7 @@ export function render({ skipped, warm, window, reps, base, results }) {
   ]);
   const head = ["Node", "call", FLOOR, CHECKED_FLOOR, "SDK"];
   if (base !== undefined) head.push(BASE_SDK);
-  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the garbage collector's; the bytes a request puts into the old generation, and the major collections in the windows counted, if any (÷ ${FLOOR}: the code's / the total / the old generation's). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up and a full collection, ${reps === 1 ? "one process" : `median of ${reps} processes`} per variant. A window with a major collection counts more of both (see COLLECTOR in the script).`;
+  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the garbage collector's; the bytes a request puts into the old generation, and the major collections in the windows counted, if any (÷ ${FLOOR}: the code's / the total / the old generation's). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up, ${reps === 1 ? "one process" : `median of ${reps} processes`} per variant. A window with a major collection counts more of both (see COLLECTOR in the script).`;
 }
 
 async function runWorker([url, op, concurrency, variant, warm, window, baseDir]) {
