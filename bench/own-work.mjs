@@ -126,7 +126,25 @@ async function allocationOf(groups) {
   return allocation;
 }
 
-export function render({ results }) {
+/** The allocation-only result as a table: heap allocated per call, and over the ky floor. */
+function renderAllocation({ allocation }) {
+  const rows = Object.entries(allocation).flatMap(([operation, byName]) =>
+    Object.entries(byName).map(([name, bytes]) => [
+      operation,
+      name,
+      fmt.kb(bytes),
+      name === "ky floor" ? "" : `+${fmt.kb(bytes - byName["ky floor"])}`,
+    ]),
+  );
+  return table(
+    ["operation", "variant (fetch answers from memory)", "heap allocated / call", "over the ky floor"],
+    rows,
+  );
+}
+
+export function render(result) {
+  if (result.allocation) return renderAllocation(result);
+  const { results } = result;
   const kb = (bytes) => (bytes === undefined ? "n/a" : fmt.kb(bytes));
   const rows = Object.entries(results).flatMap(([operation, byName]) =>
     Object.entries(byName).map(([name, { cpuUs, overFloorUs, heapBytes }]) => {
