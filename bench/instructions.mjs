@@ -1,8 +1,8 @@
 // Instructions per request of the SDK and its two floors (lib/floors.mjs), over loopback, counted by valgrind: a
 // measure that does not move with the host. Client CPU time on a shared machine spreads by ±10% from round to round
 // (docs/performance.md, "How fine this host measures"), as much as the gap the ≤ 1.10× target is about; the count of
-// the instructions the client's code executes repeats within about 1% from process to process, whatever else the
-// machine does (unless a major collection falls in the window counted: see `COLLECTOR`).
+// the instructions the client's code executes repeats within a few per cent from process to process, whatever else the
+// machine does.
 //
 // Each count is one fresh process under valgrind's callgrind (user space only: the kernel's share of a request, the
 // same for every variant that sends the same bytes, is left out), Node run with `--single-threaded` so that garbage
@@ -21,7 +21,7 @@
 // 444,000 to 456,000 and 472,000 to 474,000 (1.04× to 1.06×, two runs).
 //
 //   node bench/instructions.mjs [--nodes=22,24] [--warm=20000] [--window=5000] [--reps=1] [--base=.tmp/dist-base]
-//                              [--cells=get:1,get:64,post:1,post:64] [--json]
+//                              [--cells=get:1,get:64,post:1,post:64] [--v8-flags="--flag …"] [--json]
 //   node bench/instructions.mjs --worker <url> <get|post> <concurrency> <variant> <warm> <window> [base]
 //                              (one counted process: lib/counted-window.mjs's protocol on its stdin and stdout)
 //
@@ -76,13 +76,10 @@ export function hasValgrind() {
 }
 
 /**
- * Functions of V8's garbage collector (scavenges, marking, sweeping, evacuation): their instructions are counted apart.
- * A major collection runs when the old generation reaches a limit that V8 sets from the time collections take, so
- * where one falls moves with timing, which valgrind stretches: it lands in a window or not. One that does moves the
- * code's count too (Node 24, status sequential, 5,000 calls: the ky floor's 459,000 instructions a request became
- * 484,000): incremental marking's write barriers, the finalisation callbacks of the objects it frees (undici's
- * `removeEventListener` for each `Request`), code reset for flushed bytecode. Each window reports the major collections
- * in it and the bytes it put into the old generation, which is what brings them (lib/counted-window.mjs).
+ * Functions of V8's garbage collector (scavenges, marking, sweeping, evacuation): their instructions are counted apart,
+ * the code's (the mutator: what the call runs, compilation included) being the figure. A window has no major
+ * collection (lib/counted-window.mjs, `NO_MAJOR_GC`): the collector's count is the scavenges', and the bytes a request
+ * puts into the old generation say how often a server pays for a major one.
  */
 export const COLLECTOR =
   /Scaveng|Marking|MarkCompact|Sweep|Evacuat|RememberedSet|RecordMigrated|heap::base::|LiveObjectVisitor|Pretenuring|v8::internal::Heap::|MinorMS|GCTracer|cppgc::/;
@@ -92,12 +89,12 @@ export const COLLECTOR =
  * (`majorGCs`, `minorGCs`, `oldBytes`): `window` calls of `variant` after `warm` uncounted ones, `concurrency` at a time
  * (lib/counted-window.mjs).
  */
-async function count(node, url, { op, concurrency }, variant, { warm, window }, base) {
+async function count(node, url, { op, concurrency }, variant, { warm, window, v8Flags }, base) {
   const args = [url, op, String(concurrency), variant, String(warm), String(window)];
   if (base !== undefined) args.push(base);
   const { counts, collections } = await countWindow({
     node,
-    nodeFlags: NODE_FLAGS,
+    nodeFlags: [...NODE_FLAGS, ...v8Flags],
     script: fileURLToPath(import.meta.url),
     args: ["--worker", ...args],
     read: (text) => byOwner(byFunction(text)),
@@ -138,6 +135,7 @@ export async function measure({
   reps = 1,
   base,
   cells = CELLS,
+  v8Flags = [],
   log = () => {},
 }) {
   requireDist();
@@ -151,7 +149,14 @@ export async function measure({
         for (const variant of variantsOf(cell, base)) {
           for (let rep = 0; rep < reps; rep++) {
             jobs.push(async () => {
-              const instructions = await count(node, server.url, cell, variant, { warm, window }, base);
+              const instructions = await count(
+                node,
+                server.url,
+                cell,
+                variant,
+                { warm, window, v8Flags },
+                base,
+              );
               counts.push({ major, ...cell, variant, ...instructions });
               log(
                 `Node ${major} ${cell.op} c${cell.concurrency} ${variant}: ${JSON.stringify(instructions)}`,
@@ -162,7 +167,7 @@ export async function measure({
       }
     }
     await pooled(jobs, Math.max(1, availableParallelism()));
-    return { warm, window, reps, base, results: perRequest(counts, { nodes, cells, window, base }) };
+    return { warm, window, reps, base, v8Flags, results: perRequest(counts, { nodes, cells, window, base }) };
   } finally {
     await server.stop();
   }
@@ -233,7 +238,7 @@ export function render({ skipped, warm, window, reps, base, results }) {
   ]);
   const head = ["Node", "call", FLOOR, CHECKED_FLOOR, "SDK"];
   if (base !== undefined) head.push(BASE_SDK);
-  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the garbage collector's; the bytes a request puts into the old generation, and the major collections in the windows counted, if any (÷ ${FLOOR}: the code's / the total / the old generation's). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up, ${reps === 1 ? "one process" : `median of ${reps} processes`} per variant. A window with a major collection counts more of both (see COLLECTOR in the script).`;
+  return `${table(head, rows)}\n\nInstructions per request, client process, user space (valgrind): the code's + the scavenges'; the bytes a request puts into the old generation, which bring major collections (none in a counted process; any that ran anyway are named) (÷ ${FLOOR}: the code's / the total / the old generation's). ${fmt.int(window)} requests counted after ${fmt.int(warm)} of warm-up, ${reps === 1 ? "one process" : `median of ${reps} processes`} per variant.`;
 }
 
 async function runWorker([url, op, concurrency, variant, warm, window, baseDir]) {
@@ -264,6 +269,7 @@ if (isMain(import.meta.url)) {
       reps: Number(args.reps ?? 1),
       base: typeof args.base === "string" ? resolve(ROOT, args.base) : undefined,
       cells: typeof args.cells === "string" ? cellsNamed(args.cells) : undefined,
+      v8Flags: typeof args["v8-flags"] === "string" ? args["v8-flags"].split(" ") : [],
       log: (line) => process.stderr.write(`${line}\n`),
     });
     process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);

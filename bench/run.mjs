@@ -9,7 +9,7 @@
 //   node bench/run.mjs [--quick] [--rounds=N] [--only=http,own,layers,import,bundle,polling,watchers,loopback,mock] [--nodes=22,24]
 //                      [--json=out.json]
 //
-// `--only=instructions` adds the instruction count (instructions.mjs: valgrind, about an hour for both Nodes),
+// `--only=instructions` adds the instruction count (instructions.mjs: valgrind, 15 to 20 minutes for both Nodes),
 // which a run without `--only` leaves out.
 import { writeFileSync } from "node:fs";
 import { render as renderBundle } from "./bundle.mjs";

@@ -5,6 +5,12 @@
 // (`callgrind_control -i on <pid>`, through valgrind's gdbserver) and answers; the process makes its counted calls,
 // says `counted` and waits again; the parent turns instrumentation off and lets it exit. One process per count: no
 // difference of two processes, whose start-ups and collections differ.
+//
+// The process makes no major collection (`NO_MAJOR_GC`). Where one falls moves with timing, which valgrind stretches:
+// V8 sizes the old generation from the time collections take, and under valgrind a status call at c64 ran one every
+// 3,500 calls (7 in 25,000; natively 3), so most windows held one or two and each moved the window's count, the
+// code's too (incremental marking's write barriers, the finalisation callbacks of what it frees). What brings major
+// collections is reported instead: the bytes a window's calls put into the old generation.
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -17,8 +23,8 @@ import { runCalls } from "./common.mjs";
 /**
  * The worker's side: `warm` calls of `call` uncounted, then `window` calls counted, `concurrency` at a time; then what
  * the collector did in the window, on one line (`collections {…}`: `collectionsOf`), and exit (the pool's keep-alive
- * sockets would hold the process open). No full collection is forced before the window: V8 throws away the compiled
- * code with it, and the ky floor's next calls ran 2.5 times as long.
+ * sockets would hold the process open). No full collection is forced before the window: V8 deoptimises code with it
+ * (`--trace-deopt`: 205 lines against 75), and the ky floor's next calls ran 2.5 times as long.
  */
 export async function runCountedWindow(call, { warm, window, concurrency }) {
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
@@ -63,6 +69,13 @@ function collectionsOf(statistics, growth) {
   return { majorGCs: major.length, minorGCs: statistics.length - major.length, oldBytes: growth + freed };
 }
 
+/**
+ * V8 flags for a process without major collections: the old generation's first limit at 1 GB, above what 25,000 calls
+ * put there (a status call at c64, natively: 0 major collections in 60,000 calls, against 3 in 25,000 by default), and
+ * no memory reducer, which starts one when the allocation rate looks low, as it does to a process valgrind slows.
+ */
+export const NO_MAJOR_GC = ["--initial-old-space-size=1024", "--no-memory-reducer"];
+
 /** Switches callgrind's instrumentation of process `pid` on or off; resolves once valgrind has done it. */
 async function instrument(pid, state) {
   const { stdout } = await promisify(execFile)("callgrind_control", ["-i", state, String(pid)]);
@@ -84,7 +97,8 @@ export async function countWindow({ node, nodeFlags = [], script, args, valgrind
       ...valgrindFlags,
     ];
     const v8Log = [`--logfile=${join(dir, "v8.log")}`, "--no-logfile-per-isolate"];
-    const child = spawn("valgrind", [...valgrind, node, ...nodeFlags, ...v8Log, script, ...args], {
+    const flags = [...nodeFlags, ...NO_MAJOR_GC, ...v8Log];
+    const child = spawn("valgrind", [...valgrind, node, ...flags, script, ...args], {
       stdio: ["pipe", "pipe", "pipe"],
     });
     let errors = "";
