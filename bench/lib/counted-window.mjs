@@ -44,7 +44,10 @@ export async function runCountedWindow(call, { warm, window, concurrency }) {
   process.exit(0);
 }
 
-/** The bytes in use in the old generation's spaces (old objects, large objects), from V8's space statistics. */
+/**
+ * The bytes in use in the old generation's spaces (old objects, large objects), from V8's space statistics: camelCase
+ * in `GCProfiler`'s entries, snake_case from `getHeapSpaceStatistics()`.
+ */
 function oldGenerationBytes(spaces, nameKey = "spaceName", usedKey = "spaceUsedSize") {
   return spaces
     .filter((space) => space[nameKey] === "old_space" || space[nameKey] === "large_object_space")
@@ -83,9 +86,10 @@ async function instrument(pid, state) {
 }
 
 /**
- * Runs `node nodeFlags… script args…` under callgrind (with `valgrindFlags`), counting only its window (see the header),
- * and returns `{ counts: read(text of callgrind's file, pid), collections }` (`collectionsOf`). V8's log, which flags such as `--perf-basic-prof` open, goes to
- * a file of the run's: on stdout it would break the lines the protocol reads.
+ * Runs `node nodeFlags… script args…` under callgrind (with `valgrindFlags`), counting only its window (see the
+ * header), and returns `{ counts: read(text of callgrind's file, pid), collections }` (`collectionsOf`). V8's log,
+ * which flags such as `--perf-basic-prof` open, goes to a file of the run's: on stdout it would break the protocol's
+ * lines. A process whose instrumentation could not be switched is killed, not left waiting for its next line.
  */
 export async function countWindow({ node, nodeFlags = [], script, args, valgrindFlags = [], read }) {
   const dir = await mkdtemp(join(tmpdir(), "counted-window-"));
@@ -108,16 +112,21 @@ export async function countWindow({ node, nodeFlags = [], script, args, valgrind
     const exited = new Promise((resolvePromise) => child.once("close", resolvePromise));
     let counted = false;
     let collections;
-    for await (const line of createInterface({ input: child.stdout })) {
-      if (line === "warm") await instrument(child.pid, "on");
-      else if (line === "counted") {
-        await instrument(child.pid, "off");
-        counted = true;
-      } else {
-        if (line.startsWith("collections ")) collections = JSON.parse(line.slice("collections ".length));
-        continue;
+    try {
+      for await (const line of createInterface({ input: child.stdout })) {
+        if (line === "warm") await instrument(child.pid, "on");
+        else if (line === "counted") {
+          await instrument(child.pid, "off");
+          counted = true;
+        } else {
+          if (line.startsWith("collections ")) collections = JSON.parse(line.slice("collections ".length));
+          continue;
+        }
+        child.stdin.write("go\n");
       }
-      child.stdin.write("go\n");
+    } catch (error) {
+      child.kill();
+      throw error;
     }
     const code = await exited;
     if (!counted || collections === undefined || code !== 0)
