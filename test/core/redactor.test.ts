@@ -105,6 +105,21 @@ describe("the redactor's rule for any key", () => {
     );
   });
 
+  it("suspects any text with a JSON escape in it, short or long: its parsed value may spell the key", () => {
+    fc.assert(
+      fc.property(anyKey, around, fc.constantFrom(...ALNUM), around, (key, before, char, after) => {
+        expect(createRedactor(key).suspects(`${before}\\u00${hex(char)}${after}`)).toBe(true);
+      }),
+    );
+  });
+
+  it("leaves a request id that holds no spelling of the key as it is", () => {
+    const redactor = createRedactor(`${HEAD}WMPYExts3b7szIKpRmvqLH61L3xuBM9M`);
+    const requestId = "req_01HZX8K3V9QF2B7N4M6T0RYW5C";
+    expect(redactor.suspects(requestId)).toBe(false);
+    expect(redactor.text(requestId)).toBe(requestId);
+  });
+
   it("leaves an answer that holds no spelling of the key as it is", () => {
     const key = `${HEAD}WMPYExts3b7szIKpRmvqLH61L3xuBM9M`;
     const redactor = createRedactor(key);
