@@ -10,9 +10,8 @@
 //   node bench/functions.mjs [--node=22] [--cell=get:64] [--variants="ky floor + checks,SDK payments.status()"]
 //                            [--warm=20000] [--window=5000] [--top=40]
 //
-// About 3 minutes for the defaults. Needs valgrind; says so without it. The collector's rows move with where a
-// collection falls, and so does compilation (a major collection throws away optimised code that holds an object it
-// frees): compare two windows with the same collections, or read the code's rows.
+// About 3 minutes for the defaults. Needs valgrind; says so without it. No major collection runs in a counted
+// process (lib/counted-window.mjs, `NO_MAJOR_GC`): the collector's rows are the scavenges'.
 import { readFile, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { fmt, isMain, nodeBinary, parseArgs, requireDist, startChild, table } from "./lib/common.mjs";

@@ -1,24 +1,24 @@
 // Instructions per request of the SDK and its two floors (lib/floors.mjs), over loopback, counted by valgrind: a
 // measure that does not move with the host. Client CPU time on a shared machine spreads by ±10% from round to round
 // (docs/performance.md, "How fine this host measures"), as much as the gap the ≤ 1.10× target is about; the count of
-// the instructions the client's code executes repeats within a few per cent from process to process, whatever else the
-// machine does.
+// the instructions the client's code executes repeats within 0.7% from process to process (48 processes, two of
+// each variant), whatever else the machine does.
 //
 // Each count is one fresh process under valgrind's callgrind (user space only: the kernel's share of a request, the
 // same for every variant that sends the same bytes, is left out), Node run with `--single-threaded` so that garbage
 // collection and compilation happen on the counted thread. The process makes `--warm` calls uncounted, then
 // `--window` counted ones (lib/counted-window.mjs): start-up, imports, the warm-up and exit are not in the count. The
 // server is the fixed one (lib/fixed-server.mjs), in its own process, not counted. The count is split by function into
-// the code's (the mutator: what the call runs, compilation included), which repeats, and the garbage collector's,
-// which does not (`COLLECTOR` below says why). About 75 seconds a process for the defaults, two at a time on two
+// the code's (the mutator: what the call runs, compilation included), the figure, and the garbage collector's
+// (`COLLECTOR` below). About 75 seconds a process for the defaults, two at a time on two
 // cores: 15 to 20 minutes for two Nodes, two operations, sequential and 64 at a time. Without valgrind it says so and
 // measures nothing.
 //
 // The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`) five times over:
 // before it, the functions a request runs once are baseline code, where the SDK's own functions weigh more, and a
-// request costs twice the instructions it costs a server that has made a few thousand. Counted after 600 calls, a
-// status call at c64 on Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK (1.14×); after 4,000,
-// 444,000 to 456,000 and 472,000 to 474,000 (1.04× to 1.06×, two runs).
+// request costs twice the instructions it costs a server that has made a few thousand (counted after 600 calls, a
+// status call at c64 on Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK). After 4,000 calls
+// at c64, `node:http`'s per-socket functions are still being optimised (`--trace-opt`: 44 more in the next 1,200).
 //
 //   node bench/instructions.mjs [--nodes=22,24] [--warm=20000] [--window=5000] [--reps=1] [--base=.tmp/dist-base]
 //                              [--cells=get:1,get:64,post:1,post:64] [--v8-flags="--flag …"] [--json]
