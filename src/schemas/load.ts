@@ -12,6 +12,11 @@ export type Schemas = typeof SchemaModule;
 let loaded: Schemas | undefined;
 let loading: Promise<Schemas> | undefined;
 
+/** The schemas once loaded, else `undefined`: a call's hot path reads them without a promise or a class check. */
+export function loadedSchemas(): Schemas | undefined {
+  return loaded;
+}
+
 /** The schemas: at once when loaded, else a promise of them (loaded once; a failed load is tried again). */
 export function loadSchemas(): Schemas | Promise<Schemas> {
   if (loaded !== undefined) return loaded;

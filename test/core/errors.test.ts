@@ -13,6 +13,7 @@ import {
   NotFoundError,
   UserAbortError,
 } from "../../src/index.js";
+import { REQUEST_OPTION_NAMES } from "../../src/core/request-options.js";
 import { failure } from "../helpers/assertions.js";
 import { testClient } from "../helpers/clients.js";
 import { apiError, BASE_URL, json, TEST_KEY, useRecordingServer } from "../helpers/recording-server.js";
@@ -118,6 +119,15 @@ describe("the same hints in every method", () => {
     );
     expect(create).toContain("is a request option");
   });
+
+  it.each(REQUEST_OPTION_NAMES.map((name) => [name]))(
+    "%s inside a create's input is refused as a request option, whatever else the input holds",
+    async (name) => {
+      const input = { referenceId: "order-1", amount: { unit: "iso4217/USD", value: "1" }, [name]: 1 };
+      const hint = await hintOf(() => client().payments.create(input as never));
+      expect(hint).toContain(`input.${name} is a request option: pass it as the second argument`);
+    },
+  );
 
   it("`retries` is advised to be maxRetries, per call and on the client", async () => {
     const perCall = await hintOf(() => client().payments.status("pay_1", { retries: 1 } as never));

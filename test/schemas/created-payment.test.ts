@@ -91,6 +91,17 @@ describe("the wallet link", () => {
     expect(!reading.success && reading.issues[0]?.path).toBe("link");
   });
 
+  it.each(["strict", "tolerant"] as const)(
+    "%s: is each answer's own, after an answer that failed and across answers read in turn",
+    (mode) => {
+      expect(read({ id: "pay_1", paymentId: "pay_2", link: "https://a.example" }, mode).success).toBe(false);
+      const reading = read({ id: "pay_3", walletUrl: "https://b.example", extra: 1 }, mode);
+      expect(reading.success && reading.data.link).toBe("https://b.example");
+      const next = read({ id: "pay_4", url: "ethereum:0xabc@8453" }, mode);
+      expect(next.success && next.data.link).toBe("ethereum:0xabc@8453");
+    },
+  );
+
   it("keeps every field the service sent besides the stable names", () => {
     const payment = created({ id: "pay_1", walletUrl: LINK, expiresAt: "2026-02-19T10:15:00.000Z" });
     expect(payment).toEqual({
