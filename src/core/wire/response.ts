@@ -17,8 +17,8 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
 /**
  * Where an answer the adapters made keeps its whole text: a property of the Response itself, under a symbol of this
  * module. A WeakMap entry per answer cost more: an answer that outlived a minor collection (one in flight at 64 at a
- * time) kept its entry until a major one, and every later entry paid for the larger table (counted under valgrind: 2,400
- * to 3,700 instructions a request for the map's `set` alone, Node 22).
+ * time) kept its entry until a major one, and every later entry paid for the larger table (counted under valgrind:
+ * 2,400 to 3,700 instructions a request for the map's `set` alone, Node 22).
  */
 const BODY_TEXT = Symbol();
 
