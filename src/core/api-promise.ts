@@ -54,7 +54,6 @@ export interface ResponseView {
  */
 export class APIPromise<T> extends Promise<WithRequestId<T>> {
   readonly #result: Promise<CallResult<T>>;
-  #data: Promise<WithRequestId<T>> | undefined;
 
   /** @internal Created by the client's request methods. */
   constructor(result: Promise<CallResult<T>>) {
@@ -99,8 +98,12 @@ export class APIPromise<T> extends Promise<WithRequestId<T>> {
     onfulfilled?: ((value: WithRequestId<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    this.#data ??= this.#result.then(dataOf);
-    return this.#data.then(onfulfilled, onrejected);
+    // One reaction on the result: the data is made inside the caller's handler, not as a promise of its own between.
+    const fulfilled =
+      typeof onfulfilled === "function"
+        ? (result: CallResult<T>) => onfulfilled(dataOf(result))
+        : (dataOf as (result: CallResult<T>) => R1);
+    return this.#result.then(fulfilled, onrejected);
   }
 }
 

@@ -77,6 +77,22 @@ describe(".withResponse()", () => {
     expect(status.status).toBe("processing");
   });
 
+  it("is a Promise in every other respect: then without handlers, catch, finally, and awaited twice", async () => {
+    mock.respond(json(pending("processing", 5), 200, HEADERS));
+    const promise = client().payments.status("pay_1");
+    const passed = await promise.then();
+    const seen: unknown[] = [];
+    const caught = await promise.catch(() => "never").finally(() => seen.push("finally"));
+    expect(caught).toBe(passed);
+    expect(await promise).toBe(passed);
+    expect(passed._requestId).toBe("req_42");
+    expect(seen).toEqual(["finally"]);
+    mock.respond(json({ code: "not_found", message: "no" }, 404));
+    const failed = client().payments.status("pay_2");
+    await expect(failed.then((status) => status.status)).rejects.toMatchObject({ status: 404 });
+    expect(await failed.catch((error: { status: number }) => error.status)).toBe(404);
+  });
+
   it("exists on every request method's promise", () => {
     const sdk = client();
     const promises = [
