@@ -2,7 +2,8 @@
 // measure that does not move with the host. Client CPU time on a shared machine spreads by ±10% from round to round
 // (docs/performance.md, "How fine this host measures"), as much as the gap the ≤ 1.10× target is about; the count of
 // the instructions the client's code executes repeats within 0.7% from process to process (48 processes, two of
-// each variant), whatever else the machine does.
+// each variant), whatever else the machine does, with rare exceptions (one ky floor 4% low in the tenth pass's 30
+// processes): read a cell that decides something from two processes (`--reps=2`).
 //
 // Each count is one fresh process under valgrind's callgrind (user space only: the kernel's share of a request, the
 // same for every variant that sends the same bytes, is left out), Node run with `--single-threaded` so that garbage
