@@ -91,10 +91,10 @@ export const flatQuerySchema = z.optional(
       error: "must be an object of query parameters",
     })
     .check(
-      z.superRefine((query, ctx) => {
-        for (const [name, value] of Object.entries(query)) {
+      z.check((payload) => {
+        for (const [name, value] of Object.entries(payload.value)) {
           if (isQueryValue(value)) continue;
-          addProblem(ctx, [name], "must be a string, number or boolean");
+          reportProblem(payload, [name], "must be a string, number or boolean");
         }
       }),
     ),
@@ -112,16 +112,25 @@ export function matching(re: RegExp, error: string): z.core.$ZodCheck<string> {
   return z.refine<string>((value) => re.test(value), { error });
 }
 
-/** Reports one problem a refinement found, at `path` below the value it refines. */
-export function addProblem<T>(ctx: z.core.$RefinementCtx<T>, path: PropertyKey[], message: string): void {
-  ctx.addIssue({ code: "custom", path, message });
+/**
+ * Reports one problem a check (`z.check`) found, at `path` below the value it checks. The SDK's checks are plain
+ * checks, not `superRefine`s: a `superRefine` puts a new `addIssue` closure on each parse's payload, and with it V8
+ * allocated zod's payloads in the old generation, as long-lived objects, in a server making 64 creates at a time
+ * (`bench/RESULTS.md`, eleventh pass).
+ */
+export function reportProblem<T>(
+  payload: z.core.ParsePayload<T>,
+  path: PropertyKey[],
+  message: string,
+): void {
+  payload.issues.push({ code: "custom", path, message, input: payload.value, continue: true });
 }
 
 /** A check by one of the shared rules of `validate/rules.ts` (the mock applies the same function). */
 function byRule(problem: (value: string) => string | undefined) {
-  return z.superRefine<string>((value, ctx) => {
-    const message = problem(value);
-    if (message !== undefined) ctx.addIssue({ code: "custom", message, input: value });
+  return z.check<string>((payload) => {
+    const message = problem(payload.value);
+    if (message !== undefined) reportProblem(payload, [], message);
   });
 }
 

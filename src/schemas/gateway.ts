@@ -297,10 +297,11 @@ export const actionSchema: z.ZodMiniType<RawAction> = responseObject({
   /** The action type: `walletRpc`, or a type added later. */
   type: z.string(),
 }).check(
-  z.superRefine((action, ctx) => {
-    if (action.type !== "walletRpc") return;
-    const parsed = safeParse(walletRpcActionRawObject, action, PARSE_CONTEXT);
-    for (const issue of parsed.error?.issues ?? []) ctx.addIssue({ ...issue, input: undefined });
+  z.check((payload) => {
+    if (payload.value.type !== "walletRpc") return;
+    const parsed = safeParse(walletRpcActionRawObject, payload.value, PARSE_CONTEXT);
+    for (const issue of parsed.error?.issues ?? [])
+      payload.issues.push({ ...issue, input: undefined, continue: true });
   }),
 ) as z.ZodMiniType<RawAction>;
 

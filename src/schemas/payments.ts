@@ -14,12 +14,12 @@ import {
   WALLET_LINK_FIELDS,
 } from "../model/payments.js";
 import {
-  addProblem,
   amountSchema,
   iso4217AmountInputSchema,
   nonEmptyStringSchema,
   type OpenEnum,
   openEnum,
+  reportProblem,
   responseObject,
 } from "./common.js";
 import { parseInput } from "./input.js";
@@ -96,22 +96,23 @@ const createPaymentAnswerSchema = keepOpen(
       paymentId: z.optional(z.string()),
     })
     .check(
-      z.superRefine((answer, ctx) => {
+      z.check((payload) => {
+        const answer = payload.value;
         if (answer.id === undefined && answer.paymentId === undefined) {
-          addProblem(ctx, ["id"], "is required (as id or paymentId)");
+          reportProblem(payload, ["id"], "is required (as id or paymentId)");
         } else if (
           answer.id !== undefined &&
           answer.paymentId !== undefined &&
           answer.id !== answer.paymentId
         ) {
-          addProblem(ctx, ["paymentId"], "must equal id when both are sent");
+          reportProblem(payload, ["paymentId"], "must equal id when both are sent");
         }
         const link = findWalletLink(answer);
         checkedAnswer = answer;
         checkedLink = link;
         if (link === undefined) {
-          addProblem(
-            ctx,
+          reportProblem(
+            payload,
             ["link"],
             `is required: a wallet link in one of ${WALLET_LINK_FIELDS.join(", ")}, or in one other field`,
           );
@@ -179,30 +180,28 @@ export interface PaymentInfo extends z.output<typeof paymentInfoObject> {}
 export const paymentInfoSchema: z.ZodMiniType<PaymentInfo> = paymentInfoObject;
 
 /** The status result's own rules: `isFinal` agrees with `status`, no hint once final, proof on success. */
-function checkStatusRules(
-  result: PaymentStatusResult,
-  ctx: z.core.$RefinementCtx<PaymentStatusResult>,
-): void {
+function checkStatusRules(payload: z.core.ParsePayload<PaymentStatusResult>): void {
+  const result = payload.value;
   const terminal = isTerminalPaymentStatus(result.status);
   if (result.isFinal !== terminal) {
     // Never quote the status: it is a received value, and drift never quotes one.
     const expected = terminal
       ? "true when status is terminal"
       : "false when status is not a documented terminal one";
-    addProblem(ctx, ["isFinal"], `must be ${expected}`);
+    reportProblem(payload, ["isFinal"], `must be ${expected}`);
   }
   if (result.isFinal && result.pollInMs != null) {
-    addProblem(ctx, ["pollInMs"], "must be null when isFinal is true");
+    reportProblem(payload, ["pollInMs"], "must be null when isFinal is true");
   }
   if (result.status !== "succeeded") return;
   if (typeof result.info?.txId !== "string") {
-    addProblem(ctx, ["info", "txId"], "is required on a succeeded payment");
+    reportProblem(payload, ["info", "txId"], "is required on a succeeded payment");
   }
   const amount = result.info?.optionAmount;
   if (amount === undefined) {
-    addProblem(ctx, ["info", "optionAmount"], "is required on a succeeded payment");
+    reportProblem(payload, ["info", "optionAmount"], "is required on a succeeded payment");
   } else if (!amount.unit.startsWith("caip19/")) {
-    addProblem(ctx, ["info", "optionAmount", "unit"], 'must be a "caip19/..." unit');
+    reportProblem(payload, ["info", "optionAmount", "unit"], 'must be a "caip19/..." unit');
   }
 }
 
@@ -237,7 +236,7 @@ export interface PaymentStatusResult extends z.output<typeof paymentStatusResult
  * status claiming to be final is then still never final for {@link isFulfillable} or the polling).
  */
 export const paymentStatusResultSchema: z.ZodMiniType<PaymentStatusResult> = decisive(
-  paymentStatusResultObject.check(z.superRefine(checkStatusRules)),
+  paymentStatusResultObject.check(checkStatusRules),
   // Polling and fulfilment decide on `status`: without a string there, there is nothing to decide on.
   ["status"],
 );

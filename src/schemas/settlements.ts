@@ -5,7 +5,7 @@
  * @module
  */
 import * as z from "zod/mini";
-import { addProblem, CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, responseObject } from "./common.js";
+import { CAIP10_RE, CAIP19_RE, caip10Schema, caip19Schema, reportProblem, responseObject } from "./common.js";
 import { parseInput } from "./input.js";
 import { objectItem, responseArray } from "./response-array.js";
 
@@ -29,13 +29,14 @@ export interface CryptoSettlementInput extends z.input<typeof cryptoSettlementIn
  */
 export const cryptoSettlementInputSchema: z.ZodMiniType<CryptoSettlementInput, CryptoSettlementInput> =
   cryptoSettlementInputObject.check(
-    z.superRefine((value, ctx) => {
+    z.check((payload) => {
+      const { value } = payload;
       // Group 1 of both patterns is the CAIP-2 chain id; a malformed id is already reported on its own field.
       const assetChain = CAIP19_RE.exec(value.asset)?.[1];
       const destinationChain = CAIP10_RE.exec(value.destination)?.[1];
       if (!assetChain || !destinationChain || assetChain === destinationChain) return;
-      addProblem(
-        ctx,
+      reportProblem(
+        payload,
         ["destination"],
         `must be on the same chain as the asset (${assetChain}), but is on ${destinationChain}`,
       );
@@ -62,17 +63,17 @@ export const createCryptoSettlementsInputSchema = z
   })
   .check(
     z.refine((items) => items.length > 0, { error: "must contain at least one settlement" }),
-    z.superRefine((items, ctx) => {
+    z.check((payload) => {
       const seen = new Map<string, number>();
-      items.forEach((item, index) => {
+      payload.value.forEach((item, index) => {
         const key = assetKey(item.asset);
         const first = seen.get(key);
         if (first === undefined) {
           seen.set(key, index);
           return;
         }
-        addProblem(
-          ctx,
+        reportProblem(
+          payload,
           [index, "asset"],
           `repeats the asset of item ${first} (${item.asset}): register each asset once`,
         );
