@@ -1,6 +1,7 @@
 /**
- * The one door to the schemas for the transport: {@link loadSchemas} gives the operations' schemas (`operations.ts`),
- * importing them with the first call rather than with the SDK, so that importing the SDK does not load zod.
+ * The one door to the schemas for the transport: {@link loadSchemas} imports the operations' schemas (`operations.ts`)
+ * with the first call rather than with the SDK, so that importing the SDK does not load zod; {@link loadedSchemas}
+ * gives them to every later call without a promise.
  *
  * @module
  */
@@ -12,14 +13,13 @@ export type Schemas = typeof SchemaModule;
 let loaded: Schemas | undefined;
 let loading: Promise<Schemas> | undefined;
 
-/** The schemas once loaded, else `undefined`: a call's hot path reads them without a promise or a class check. */
+/** The schemas once loaded, else `undefined`: a call's hot path reads them without a promise. */
 export function loadedSchemas(): Schemas | undefined {
   return loaded;
 }
 
-/** The schemas: at once when loaded, else a promise of them (loaded once; a failed load is tried again). */
-export function loadSchemas(): Schemas | Promise<Schemas> {
-  if (loaded !== undefined) return loaded;
+/** A promise of the schemas, imported once (a failed import is tried again by the next call). */
+export function loadSchemas(): Promise<Schemas> {
   loading ??= import("./operations.js").then(
     (module) => {
       // A plain copy: every call reads a few of these by name, and a module namespace object's properties are
