@@ -54,11 +54,13 @@ const KB = 1000;
  * the fetch build leaves it out. Measured 52.8 / 27.6 KB. Then issue #27's count of instructions (+0.1 KB own): the
  * wallet link searched once per creation answer, two async steps fewer per call, a request option inside an input
  * found by the input's keys, the answer's text kept on its Response instead of in a WeakMap: 10,000 to 11,000
- * instructions fewer a create on Node 22 and 24 (1.7%). Measured 53.2 / 27.96 KB.
+ * instructions fewer a create on Node 22 and 24 (1.7%). Measured 53.2 / 27.96 KB. Then the wire's abort listener made
+ * outside the exchange, over one object emptied when it settles (issue #27, +4 B own): on Node 22 a create at 64 at a
+ * time puts 5.5 KB a request into the old generation instead of 14.3 KB. Measured 53.1 / 28.004 KB.
  */
 const BUNDLE = {
   total: { target: 25 * KB, ceiling: 53.2 * KB },
-  own: { target: 12 * KB, ceiling: 28 * KB },
+  own: { target: 12 * KB, ceiling: 28.1 * KB },
 };
 
 /** Heap one call allocates beyond the ky floor's (issue #27): bytes, garbage included. */
