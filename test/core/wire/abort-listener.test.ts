@@ -1,10 +1,10 @@
 /**
  * Issue 27: the abort listener the `node:http` wire puts on a request's signal holds nothing of the exchange once the
- * answer is in. The listener is removed then, but V8 may keep it reachable until a major collection: on Node 22, once
- * V8 allocates `EventTarget` listener lists in the old generation (it decides so from how long they live), a
- * listener closing over the exchange kept the request, the outgoing message and the promise chain of every request
- * in flight at each minor collection: a create at 64 at a time put 13 KB into the old generation instead of 5
- * (`bench/promotion.mjs`). Here the test itself keeps the listener, as V8 did.
+ * answer is in. The listener is removed then; yet on Node 22, once V8 allocated `EventTarget` listener lists in the old
+ * generation (it decides so from how long they live), a listener closing over the exchange kept the request, the
+ * outgoing message and the promise chain of every request in flight at a minor collection until a major one: a create
+ * at 64 at a time put 13 KB into the old generation instead of 5 (`bench/promotion.mjs`). Here the test itself keeps
+ * the listener, standing in for whatever kept it.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
