@@ -12,7 +12,6 @@
 //
 //   node bench/promotion.mjs [--nodes=22,24] [--op=post] [--runs=3] [--calls=10000] [--settle-listener-site]
 //   node bench/promotion.mjs --worker <variant> <op> <calls> <settle: 0|1>   (one process; prints one JSON line)
-import { getHeapSpaceStatistics } from "node:v8";
 import { fileURLToPath } from "node:url";
 import {
   isMain,
@@ -25,19 +24,13 @@ import {
   startChild,
   table,
 } from "./lib/common.mjs";
-import { NO_MAJOR_GC } from "./lib/counted-window.mjs";
+import { NO_MAJOR_GC, oldGenerationNow } from "./lib/counted-window.mjs";
 import { CHECKED_FLOOR, FLOOR, SDK_GET, SDK_POST, sdkAndFloors } from "./lib/floors.mjs";
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const SERVER = fileURLToPath(new URL("./lib/fixed-server.mjs", import.meta.url));
 const BATCH = 1000;
 const CONCURRENCY = 64;
-
-function oldGenerationBytes() {
-  return getHeapSpaceStatistics()
-    .filter((space) => space.space_name === "old_space" || space.space_name === "large_object_space")
-    .reduce((sum, space) => sum + space.space_used_size, 0);
-}
 
 /** Makes the listener-list head's allocation site see only objects that die young, so V8 never pretenures it. */
 function settleListenerSite() {
@@ -56,10 +49,10 @@ async function worker(variant, op, calls, settle) {
   try {
     const call = (await sdkAndFloors(server.url))[op][variant];
     const perBatch = [];
-    let before = oldGenerationBytes();
+    let before = oldGenerationNow();
     for (let done = 0; done < calls; done += BATCH) {
       await runCalls(call, BATCH, CONCURRENCY);
-      const after = oldGenerationBytes();
+      const after = oldGenerationNow();
       perBatch.push((after - before) / BATCH / 1024);
       before = after;
     }

@@ -30,7 +30,7 @@ export async function runCountedWindow(call, { warm, window, concurrency }) {
   const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   await runCalls(call, warm, concurrency);
   const profiler = new GCProfiler();
-  const oldAtStart = oldGenerationBytes(getHeapSpaceStatistics(), "space_name", "space_used_size");
+  const oldAtStart = oldGenerationNow();
   profiler.start();
   process.stdout.write("warm\n");
   await lines.next();
@@ -38,10 +38,15 @@ export async function runCountedWindow(call, { warm, window, concurrency }) {
   process.stdout.write("counted\n");
   await lines.next();
   const { statistics } = profiler.stop();
-  const oldAtEnd = oldGenerationBytes(getHeapSpaceStatistics(), "space_name", "space_used_size");
+  const oldAtEnd = oldGenerationNow();
   const collections = collectionsOf(statistics, oldAtEnd - oldAtStart);
   process.stdout.write(`collections ${JSON.stringify(collections)}\n`);
   process.exit(0);
+}
+
+/** The bytes in use in the old generation now. */
+export function oldGenerationNow() {
+  return oldGenerationBytes(getHeapSpaceStatistics(), "space_name", "space_used_size");
 }
 
 /**
