@@ -8,7 +8,7 @@
 // uncounted ones (lib/counted-window.mjs). The two variants' processes run side by side.
 //
 //   node bench/functions.mjs [--node=22] [--cell=get:64] [--variants="ky floor + checks,SDK payments.status()"]
-//                            [--warm=20000] [--window=5000] [--top=40]
+//                            [--warm=30000] [--window=5000] [--top=40]
 //
 // About 3 minutes for the defaults. Needs valgrind; says so without it. No major collection runs in a counted
 // process (lib/counted-window.mjs, `NO_MAJOR_GC`): the collector's rows are the scavenges'.

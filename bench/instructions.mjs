@@ -1,9 +1,9 @@
 // Instructions per request of the SDK and its two floors (lib/floors.mjs), over loopback, counted by valgrind: a
 // measure that does not move with the host. Client CPU time on a shared machine spreads by ±10% from round to round
 // (docs/performance.md, "How fine this host measures"), as much as the gap the ≤ 1.10× target is about; the count of
-// the instructions the client's code executes repeats within 0.7% from process to process (48 processes, two of
-// each variant), whatever else the machine does, with rare exceptions (one ky floor 4% low in the tenth pass's 30
-// processes): read a cell that decides something from two processes (`--reps=2`).
+// the instructions the client's code executes repeats within 0.5% from process to process (48 processes, two of
+// each variant, bench/RESULTS.md's thirteenth pass), whatever else the machine does: read a cell that decides
+// something from two processes (`--reps=2`).
 //
 // Each count is one fresh process under valgrind's callgrind (user space only: the kernel's share of a request, the
 // same for every variant that sends the same bytes, is left out), Node run with `--single-threaded` so that garbage
@@ -15,13 +15,19 @@
 // cores: 15 to 20 minutes for two Nodes, two operations, sequential and 64 at a time. Without valgrind it says so and
 // measures nothing.
 //
-// The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`) five times over:
+// The warm-up passes V8's threshold for optimising a function (lib/common.mjs, `OPTIMISED_AFTER`) seven times over:
 // before it, the functions a request runs once are baseline code, where the SDK's own functions weigh more, and a
 // request costs twice the instructions it costs a server that has made a few thousand (counted after 600 calls, a
 // status call at c64 on Node 22 ran 973,000 instructions in the ky floor and 1,104,000 in the SDK). After 4,000 calls
 // at c64, `node:http`'s per-socket functions are still being optimised (`--trace-opt`: 44 more in the next 1,200).
+// After 20,000 creates, undici's `Request` constructor, its `extractBody` and ky's `mergeHooks` were still waiting for
+// TurboFan (V8 had thrown their first code away when it changed an allocation site's tenuring), and compiled in the
+// window: 30,000 calls of warm-up leave no compilation in any cell's window but one small function's
+// (`--trace-opt --trace-deopt`, natively; Node 24's `onStreamRead` at c64). A window with compilations in it counted
+// them for every variant alike (about 40,000 instructions a request on Node 24, the TurboFan compiler's), which drew
+// the ratios toward 1, and where they fell moved from process to process (a Node 24 floor 4% low in 4 processes of 50).
 //
-//   node bench/instructions.mjs [--nodes=22,24] [--warm=20000] [--window=5000] [--reps=1] [--base=.tmp/dist-base]
+//   node bench/instructions.mjs [--nodes=22,24] [--warm=30000] [--window=5000] [--reps=1] [--base=.tmp/dist-base]
 //                              [--cells=get:1,get:64,post:1,post:64] [--v8-flags="--flag …"] [--json]
 //   node bench/instructions.mjs --worker <url> <get|post> <concurrency> <variant> <warm> <window> [base]
 //                              (one counted process: lib/counted-window.mjs's protocol on its stdin and stdout)
@@ -37,7 +43,6 @@ import {
   isMain,
   median,
   nodeBinary,
-  OPTIMISED_AFTER,
   parseArgs,
   requireDist,
   ROOT,
@@ -56,7 +61,7 @@ const CELLS = [
 const SDK = { get: SDK_GET, post: SDK_POST };
 const NODE_FLAGS = ["--single-threaded"];
 /** The warm-up and the counted window: the warm-up runs uncounted, about ten times faster than the window. */
-export const WARM = 5 * OPTIMISED_AFTER;
+export const WARM = 30_000;
 export const WINDOW = 5000;
 
 /** The cells `--cells` names (`get:1,post:64`); a name that is no cell is refused, not skipped. */
