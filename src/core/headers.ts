@@ -16,6 +16,7 @@ import { SDK_VERSION } from "../version.js";
 import type { ResolvedConfig } from "./config.js";
 import type { Redactor } from "./redact.js";
 import type { RequestOptions } from "./request-options.js";
+import type { PlainHeaders } from "./wire/response.js";
 
 const USER_AGENT = `merchant-payments/${SDK_VERSION}`;
 
@@ -118,13 +119,29 @@ function callerHeaders(
   return out;
 }
 
+/** An answer's headers: the `Headers`, and the same as a plain object when the wire kept one (`wire/response.ts`). */
+export interface AnswerHeaders {
+  headers: Headers;
+  plainHeaders: PlainHeaders | undefined;
+}
+
 /** The request id of a response, redacted: a proxy may echo the key there too. */
-export function requestIdOf(headers: Headers, redactor: Redactor): string | undefined {
+export function requestIdOf(answer: AnswerHeaders, redactor: Redactor): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
-    const value = headers.get(name);
+    const value = headerOf(answer, name);
     if (value) return redactor.text(value);
   }
   return undefined;
+}
+
+/**
+ * One header as `Headers.get` gives it (`null` when absent), read from the plain object when there is one: for names
+ * Node joins when repeated, as it does the request id's (not `content-type`, `retry-after`: see `PlainHeaders`).
+ */
+function headerOf({ headers, plainHeaders }: AnswerHeaders, name: string): string | null {
+  if (plainHeaders === undefined) return headers.get(name);
+  const value = plainHeaders[name];
+  return value === undefined ? null : typeof value === "string" ? value : value.join(", ");
 }
 
 /** Whether the service replayed an earlier response for the same idempotency key (`Idempotent-Replayed: true`). */

@@ -24,7 +24,7 @@ import type { KyInstance, Options } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
-import { bodyTextOf } from "./wire/response.js";
+import { bodyTextOf, type PlainHeaders, plainHeadersOf } from "./wire/response.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 export type { SocketPool } from "./wire/pool.js";
@@ -48,6 +48,8 @@ export interface WireRequest {
 export interface WireResponse {
   status: number;
   headers: Headers;
+  /** The same headers as a plain object, when the wire has one (the `node:http` wire): read by name more cheaply. */
+  plainHeaders: PlainHeaders | undefined;
   /** The body as text (empty for none). */
   text: string;
 }
@@ -177,7 +179,12 @@ async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> 
     const response = await wire.ky(request.url, options);
     // The adapters hand the text over beside the Response; a Response from elsewhere is read as usual.
     const text = bodyTextOf(response) ?? (await response.text());
-    return { status: response.status, headers: response.headers, text };
+    return {
+      status: response.status,
+      headers: response.headers,
+      plainHeaders: plainHeadersOf(response),
+      text,
+    };
   } catch (error) {
     throw failureOf(error, stop?.signal, signal, wire);
   } finally {

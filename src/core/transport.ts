@@ -140,28 +140,45 @@ export class Transport {
     return new APIPromise(this.#run(row, input, options)) as APIPromise<ResultOf<R>>;
   }
 
-  async #run(
+  /**
+   * A plain function, not an async one: once the schemas and `uuid` are loaded (after the first calls), the call's
+   * promise is the attempts' own, one promise and one `await` fewer per call. What it throws before sending becomes
+   * that promise's rejection, as in an async function.
+   */
+  #run(
     row: OperationRow,
     input: CallInput,
     options: RequestOptions | undefined,
   ): Promise<CallResult<unknown>> {
-    const schemas = loadedSchemas() ?? (await loadSchemas());
-    const operation = this.#operationOf(schemas, row, input);
-    // Checked before a key is made: a bad option is refused without loading anything.
-    if (options !== undefined) checkRequestOptions(options);
-    let idempotencyKey = options?.idempotencyKey;
-    if (idempotencyKey === undefined && row.idempotencyKey === "always") {
-      const made = newIdempotencyKey();
-      idempotencyKey = typeof made === "string" ? made : await made;
+    try {
+      const schemas = loadedSchemas();
+      if (schemas === undefined) return loadSchemas().then(() => this.#run(row, input, options));
+      const operation = this.#operationOf(schemas, row, input);
+      // Checked before a key is made: a bad option is refused without loading anything.
+      if (options !== undefined) checkRequestOptions(options);
+      let idempotencyKey = options?.idempotencyKey;
+      if (idempotencyKey === undefined && row.idempotencyKey === "always") {
+        const made = newIdempotencyKey();
+        if (typeof made !== "string") {
+          return made.then((key) => this.#sent(schemas, operation, this.#prepare(operation, options, key)));
+        }
+        idempotencyKey = made;
+      }
+      return this.#sent(schemas, operation, this.#prepare(operation, options, idempotencyKey));
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const call = this.#prepare(operation, options, idempotencyKey);
+  }
+
+  /** The attempts of a prepared call, traced when telemetry is on, with the row's result field unwrapped. */
+  #sent(schemas: Schemas, operation: Operation, call: PreparedCall): Promise<CallResult<unknown>> {
+    const { row } = operation;
     // Without telemetry no closure is made: this runs on every call.
     const result = this.#telemetry
-      ? await this.#telemetry.traced(call.event, row.path, (trace) =>
-          this.#send(schemas, operation, call, trace),
-        )
-      : await this.#send(schemas, operation, call, undefined);
-    return unwrapped(result, row.unwrap);
+      ? this.#telemetry.traced(call.event, row.path, (trace) => this.#send(schemas, operation, call, trace))
+      : this.#send(schemas, operation, call, undefined);
+    const field = row.unwrap;
+    return field === undefined ? result : result.then((sent) => unwrapped(sent, field));
   }
 
   /**
@@ -275,7 +292,7 @@ export class Transport {
     event: RequestEvent,
     started: number,
   ): AttemptOutcome {
-    const requestId = requestIdOf(response.headers, this.#redactor);
+    const requestId = requestIdOf(response, this.#redactor);
     const events = this.#events;
     if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
     if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
@@ -349,7 +366,6 @@ function unexpectedFailure(error: unknown, request: RequestEvent, redactor: Reda
 }
 
 /** The result with its data replaced by the field the row names as the result. */
-function unwrapped(result: CallResult<unknown>, field: string | undefined): CallResult<unknown> {
-  if (field === undefined) return result;
+function unwrapped(result: CallResult<unknown>, field: string): CallResult<unknown> {
   return { ...result, data: (result.data as Record<string, unknown>)[field] };
 }

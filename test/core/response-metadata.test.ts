@@ -36,6 +36,19 @@ describe("the request id on results", () => {
     expect(cancelled._requestId).toBeUndefined();
   });
 
+  it.each([
+    ["the node:http wire", undefined],
+    ["a fetch of the caller's", (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init)],
+  ])("is a repeated header's values joined as Headers.get joins them, through %s", async (_, fetch) => {
+    const repeated = new Headers([
+      ["request-id", "req_a"],
+      ["request-id", "req_b"],
+    ]);
+    mock.respond(json(pending("processing", 5), 200, repeated));
+    const status = await testClient({ merchantId: "mrch_1", fetch }).payments.status("pay_1");
+    expect(status._requestId).toBe("req_a, req_b");
+  });
+
   it("is read from one documented list of header names", () => {
     expect(REQUEST_ID_HEADERS).toEqual(["request-id", "x-request-id"]);
   });

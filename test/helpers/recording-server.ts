@@ -65,7 +65,7 @@ export function useRecordingServer() {
 
 /** A JSON answer. */
 export const json =
-  (body: JsonBodyType, status = 200, headers: Record<string, string> = {}) =>
+  (body: JsonBodyType, status = 200, headers: HeadersInit = {}) =>
   () =>
     HttpResponse.json(body, { status, headers });
 

@@ -60,6 +60,15 @@ describe("the wallet link", () => {
     expect(created({ id: "pay_1", [field]: LINK }).link).toBe(LINK);
   });
 
+  it.each(WALLET_LINK_FIELDS.map((field, index) => [field, index]))(
+    "takes %s before every field after it in WALLET_LINK_FIELDS",
+    (field, index) => {
+      const answer: Record<string, unknown> = { id: "pay_1" };
+      for (const later of WALLET_LINK_FIELDS.slice(index)) answer[later] = `https://pay.example/${later}`;
+      expect(findWalletLink(answer)).toBe(`https://pay.example/${field}`);
+    },
+  );
+
   it("takes the first named field in the documented order", () => {
     expect(created({ id: "pay_1", url: "https://b.example", walletUrl: "https://a.example" }).link).toBe(
       "https://a.example",

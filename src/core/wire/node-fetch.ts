@@ -252,7 +252,7 @@ function resolveWith(
     const headers: [string, string][] = [];
     const raw = incoming.rawHeaders;
     for (let i = 0; i + 1 < raw.length; i += 2) headers.push([raw[i] as string, raw[i + 1] as string]);
-    resolve(wholeResponse(incoming.statusCode ?? 0, headers, text));
+    resolve(wholeResponse(incoming.statusCode ?? 0, headers, text, incoming.headers));
   } catch (cause) {
     // A header fetch would refuse: not an HTTP answer fetch could have given either.
     reject(cause instanceof WireFailure ? cause : new WireFailure("network", { cause }));
