@@ -156,22 +156,25 @@ export class Transport {
       const operation = this.#operationOf(schemas, row, input);
       // Checked before a key is made: a bad option is refused without loading anything.
       if (options !== undefined) checkRequestOptions(options);
-      let idempotencyKey = options?.idempotencyKey;
-      if (idempotencyKey === undefined && row.idempotencyKey === "always") {
-        const made = newIdempotencyKey();
-        if (typeof made !== "string") {
-          return made.then((key) => this.#sent(schemas, operation, this.#prepare(operation, options, key)));
-        }
-        idempotencyKey = made;
-      }
-      return this.#sent(schemas, operation, this.#prepare(operation, options, idempotencyKey));
+      const key =
+        options?.idempotencyKey ?? (row.idempotencyKey === "always" ? newIdempotencyKey() : undefined);
+      // Made at once once `uuid` is loaded; only the first keyed calls wait for it.
+      if (key instanceof Promise)
+        return key.then((made) => this.#sendCall(schemas, operation, options, made));
+      return this.#sendCall(schemas, operation, options, key);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /** The attempts of a prepared call, traced when telemetry is on, with the row's result field unwrapped. */
-  #sent(schemas: Schemas, operation: Operation, call: PreparedCall): Promise<CallResult<unknown>> {
+  /** The call prepared and its attempts sent, traced when telemetry is on, with the row's result field unwrapped. */
+  #sendCall(
+    schemas: Schemas,
+    operation: Operation,
+    options: RequestOptions | undefined,
+    idempotencyKey: string | undefined,
+  ): Promise<CallResult<unknown>> {
+    const call = this.#prepare(operation, options, idempotencyKey);
     const { row } = operation;
     // Without telemetry no closure is made: this runs on every call.
     const result = this.#telemetry
