@@ -1,15 +1,16 @@
 /**
  * The wire: sends one attempt and reads its answer. It knows no operation and no retry rule (those are the transport's,
- * in `request.ts`); it only moves bytes, within a deadline and a size limit, and says how it failed.
+ * in `transport.ts` and `retry.ts`); it only moves bytes, within a deadline and a size limit, and says how it failed.
  *
  * CONTRACT (the transport relies on exactly this):
- * - `send` resolves with the status, the headers and the whole body text of any HTTP answer, 2xx or not (a 3xx
- *   included: redirects are never followed).
- * - It rejects with a {@link WireFailure} when no whole answer arrived: `network` (refused, reset, DNS: no status
- *   arrived), `unreadable` (the status arrived, the body could not be read whole: cut off, a failing or sixth
- *   coding), `timeout` (the attempt's deadline passed, headers or body), `aborted` (the caller's signal), `too_large`
- *   (the body passed `maxResponseBytes` after decompression; reading stopped there and the connection was dropped).
- * - Anything else it throws (a ky hook that throws, a bug) is not a wire failure and reaches the caller unchanged.
+ * - `send` resolves with any HTTP answer, 2xx or not (a 3xx included: redirects are never followed), whose status,
+ *   headers and whole body text {@link answerOf} reads.
+ * - What it rejects with, `failureOf` names: a {@link WireFailure} when no whole answer arrived: `network` (refused,
+ *   reset, DNS: no status arrived), `unreadable` (the status arrived, the body could not be read whole: cut off, a
+ *   failing or sixth coding), `timeout` (the attempt's deadline passed, headers or body), `aborted` (the caller's
+ *   signal), `too_large` (the body passed `maxResponseBytes` after decompression; reading stopped there and the
+ *   connection was dropped).
+ * - Anything else (a bug) is not a wire failure and `failureOf` hands it back unchanged.
  *
  * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the transport's) and
  * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
@@ -29,7 +30,10 @@ import { bodyTextOf, type PlainHeaders, plainHeadersOf } from "./wire/response.j
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
 export type { SocketPool } from "./wire/pool.js";
 
-/** One attempt, as the transport hands it to the wire. */
+/**
+ * What the wire sends on every attempt of a call, as the transport hands it over: its prepared call as it is (one
+ * object per call, not per attempt), each attempt's deadline beside it.
+ */
 export interface WireRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Absolute URL, query included. */
@@ -38,8 +42,6 @@ export interface WireRequest {
   headers: Record<string, string>;
   /** JSON text, or `undefined` for no body. */
   body: string | undefined;
-  /** Deadline of this attempt in milliseconds: it covers the response headers and the whole body. */
-  timeoutMs: number;
   /** The caller's signal: when it aborts, the attempt stops at once. */
   signal: AbortSignal | undefined;
 }
@@ -66,9 +68,19 @@ export interface HttpOptions {
   pool?: SocketPool | undefined;
 }
 
-/** Sends attempts. One per client. */
+/**
+ * Sends attempts. One per client. An attempt is two steps of the caller's: `send`, then {@link answerOf} on what it
+ * resolves with or `failureOf` on what it rejects with. (ky's own promise is handed over as it is, not wrapped in a
+ * promise of the wire's: one promise step fewer a call.)
+ */
 export interface Http {
-  send(request: WireRequest): Promise<WireResponse>;
+  /**
+   * Sends one attempt; `timeoutMs` is its deadline in milliseconds, covering the response headers and the whole body.
+   * Resolves with the whole answer, its text read (see {@link answerOf}).
+   */
+  send(request: WireRequest, timeoutMs: number): Promise<Response>;
+  /** What a rejection of `send` means: a {@link WireFailure}, or (not the wire's: a bug) the error unchanged. */
+  failureOf(error: unknown): unknown;
   /** The sockets this client sends on: handed to the clients its `withOptions()` makes. */
   readonly pool: SocketPool;
 }
@@ -116,8 +128,13 @@ export function createHttp(options: HttpOptions): Http {
   };
   return {
     pool,
-    send(request) {
-      return wire === undefined ? load().then((loaded) => attempt(loaded, request)) : attempt(wire, request);
+    send(request, timeoutMs) {
+      return wire === undefined
+        ? load().then((loaded) => attempt(loaded, request, timeoutMs))
+        : attempt(wire, request, timeoutMs);
+    },
+    failureOf(error) {
+      return wire === undefined ? error : failureOf(error, undefined, undefined, wire);
     },
   };
 }
@@ -161,35 +178,56 @@ function rethrowAsWireFailure(cause: unknown): never {
 }
 
 /**
- * One attempt under ky's `timeout`. The caller's signal, when there is one, reaches ky through a controller of the
- * attempt's own: the caller's signal then carries one listener however many calls share it (`onAbort`), and an
- * attempt without one pays for no signal at all.
+ * One attempt under ky's `timeout`. Without a caller's signal (the common case) it is ky's own promise: its rejection
+ * is named by the caller (`Http.failureOf`).
  */
-async function attempt(wire: Wire, request: WireRequest): Promise<WireResponse> {
+function attempt(wire: Wire, request: WireRequest, timeoutMs: number): Promise<Response> {
   const { signal } = request;
-  if (signal?.aborted) throw new WireFailure("aborted", { cause: signal.reason });
-  const stop = signal && new AbortController();
-  const stopForwarding = stop && onAbort(signal, () => stop.abort(ABORTED));
+  if (signal !== undefined) return attemptWithSignal(wire, request, timeoutMs, signal);
+  return wire.ky(request.url, kyOptionsOf(request, timeoutMs));
+}
+
+/**
+ * An attempt with the caller's signal: it reaches ky through a controller of the attempt's own, so that the caller's
+ * signal carries one listener however many calls share it (`onAbort`), removed when the attempt ends. Its rejection
+ * is named here, where the controller is known: an abort of the caller's is `aborted`, not a network failure.
+ */
+async function attemptWithSignal(
+  wire: Wire,
+  request: WireRequest,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<Response> {
+  if (signal.aborted) throw new WireFailure("aborted", { cause: signal.reason });
+  const stop = new AbortController();
+  const stopForwarding = onAbort(signal, () => stop.abort(ABORTED));
   try {
-    const { method, headers, body, timeoutMs } = request;
-    // Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object.
-    const options: Options = { method, headers, timeout: timeoutMs };
-    if (body !== undefined) options.body = body;
-    if (stop !== undefined) options.signal = stop.signal;
-    const response = await wire.ky(request.url, options);
-    // The adapters hand the text over beside the Response; a Response from elsewhere is read as usual.
-    const text = bodyTextOf(response) ?? (await response.text());
-    return {
-      status: response.status,
-      headers: response.headers,
-      plainHeaders: plainHeadersOf(response),
-      text,
-    };
+    const options = kyOptionsOf(request, timeoutMs);
+    options.signal = stop.signal;
+    return await wire.ky(request.url, options);
   } catch (error) {
-    throw failureOf(error, stop?.signal, signal, wire);
+    throw failureOf(error, stop.signal, signal, wire);
   } finally {
-    stopForwarding?.();
+    stopForwarding();
   }
+}
+
+/** Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object. */
+function kyOptionsOf({ method, headers, body }: WireRequest, timeoutMs: number): Options {
+  const options: Options = { method, headers, timeout: timeoutMs };
+  if (body !== undefined) options.body = body;
+  return options;
+}
+
+/**
+ * The answer an attempt resolved with, read. Both fetches under ky hand their answer's whole text over beside it
+ * (`wire/response.ts`), and ky, with no hook and `throwHttpErrors` off, resolves with that very Response: one without
+ * its text is a bug, thrown as such.
+ */
+export function answerOf(response: Response): WireResponse {
+  const text = bodyTextOf(response);
+  if (text === undefined) throw new Error("the wire's answer came without its text");
+  return { status: response.status, headers: response.headers, plainHeaders: plainHeadersOf(response), text };
 }
 
 /** What an attempt's error means: the caller's abort and ky's timeout decide; anything not from the wire stays. */

@@ -20,7 +20,7 @@ import { attemptTimeoutMs, deadlineOf, fitsBefore } from "./deadline.js";
 import { Events } from "./events.js";
 import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
 import { baseHeadersOf, callHeadersOf, exposedHeaders, isIdempotentReplay, requestIdOf } from "./headers.js";
-import { createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
+import { answerOf, createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
 import type { Observers } from "./observers.js";
 import type { RequestEvent } from "./options.js";
@@ -35,17 +35,11 @@ type Schema = z.core.$ZodType;
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** The methods HTTP defines as idempotent: a repeat has the effect of one call. */
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE"]);
-
-/**
- * The rules of custom operations: their body and query are the caller's own, where a field named like a request
- * option (`merchantId`, `headers`) may well be meant for the service.
- */
-const FREE_FORM_RULES: ReadonlySet<string> = new Set(["toJsonBody", "flatQuerySchema"]);
-
 /** The options of a call given none (shared: a call without options allocates none). */
 const NO_OPTIONS: RequestOptions = Object.freeze({});
+
+/** The path parameters of a call given none. */
+const NO_PARAMS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** One call of an operation: its row filled with the method's input. */
 interface Operation {
@@ -77,7 +71,21 @@ interface PreparedCall {
   event: RequestEvent;
 }
 
-type AttemptOutcome = { result: CallResult<unknown> } | FailedAttempt;
+/**
+ * The methods HTTP defines as idempotent: a repeat has the effect of one call. (Compared, not looked up in a set:
+ * this runs on every call.)
+ */
+function isIdempotentMethod(method: OperationRow["method"]): boolean {
+  return method === "GET" || method === "PUT" || method === "DELETE";
+}
+
+/**
+ * The rules of custom operations: their body and query are the caller's own, where a field named like a request
+ * option (`merchantId`, `headers`) may well be meant for the service.
+ */
+function isFreeForm(rule: string): boolean {
+  return rule === "toJsonBody" || rule === "flatQuerySchema";
+}
 
 /** The transport of one client. */
 export class Transport {
@@ -97,6 +105,11 @@ export class Transport {
   readonly #bodyContext: { returnUrls: ReturnUrlRule };
   /** How `withResponse()` shows this client's responses' headers: the key redacted, credentials removed. */
   readonly #responseView: ResponseView;
+  /**
+   * How this client reads a 2xx body, by how the operation's schema runs: one object each per client, made with the
+   * first body read (the schemas' module, whose reader they hold, loads with the first call).
+   */
+  #bodyReaders: Readonly<Record<SchemaRunner, BodyReader>> | undefined;
 
   /** The guard every observer of this client runs behind (hooks, logger, telemetry, `onUpdate`). */
   get observers(): Observers {
@@ -206,17 +219,20 @@ export class Transport {
       const started = events.observed ? performance.now() : 0;
       let response: WireResponse;
       try {
-        const { method, url, headers, body, signal } = call;
-        response = await this.#http.send({ method, url, headers, body, timeoutMs, signal });
-      } catch (error) {
+        response = answerOf(await this.#http.send(call, timeoutMs));
+      } catch (thrown) {
+        const error = this.#http.failureOf(thrown);
         // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
         if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
         await this.#retryOrThrow(this.#wireFailure(error, { ...call, timeoutMs }), call, attempt, trace);
         continue;
       }
-      const outcome = this.#answered(schemas, operation, call, response, event, started);
-      if ("result" in outcome) return outcome.result;
-      await this.#retryOrThrow(outcome, call, attempt, trace);
+      const { status } = response;
+      const requestId = requestIdOf(response, this.#redactor);
+      if (events.observed) events.response(event, status, performance.now() - started, requestId);
+      if (status >= 200 && status <= 299)
+        return this.#result(schemas, operation, response, call.event, requestId);
+      await this.#retryOrThrow(this.#failedStatus(response, call, requestId), call, attempt, trace);
     }
   }
 
@@ -240,17 +256,17 @@ export class Transport {
   #operationOf(
     schemas: Schemas,
     row: OperationRow,
-    { params = {}, body: bodyInput, query: queryInput }: CallInput,
+    { params = NO_PARAMS, body: bodyInput, query: queryInput }: CallInput,
   ): Operation {
     const path = fillPath(row.path, params);
     let query: Query | undefined;
     if (row.query) {
-      if (!FREE_FORM_RULES.has(row.query)) refuseMisplacedOptions(queryInput, "query", row.call);
+      if (!isFreeForm(row.query)) refuseMisplacedOptions(queryInput, "query", row.call);
       query = schemas.parseInput(schemas[row.query], queryInput, "query") as Query;
     }
     let body: string | undefined;
     if (row.body) {
-      if (!FREE_FORM_RULES.has(row.body)) refuseMisplacedOptions(bodyInput, "input", row.call);
+      if (!isFreeForm(row.body)) refuseMisplacedOptions(bodyInput, "input", row.call);
       const build = schemas[row.body] as (input: unknown, context: object) => unknown;
       // Serialised at once: the checked input is not kept alive for the whole exchange, only its text.
       body = JSON.stringify(build(bodyInput, this.#bodyContext));
@@ -281,25 +297,9 @@ export class Transport {
       signal: options.signal,
       deadline: deadlineOf(options),
       // GET, PUT and DELETE are idempotent in HTTP: repeating them cannot act twice. POST and PATCH only under a key.
-      safeToRepeat: IDEMPOTENT_METHODS.has(method) || idempotencyKey !== undefined,
+      safeToRepeat: isIdempotentMethod(method) || idempotencyKey !== undefined,
       event: { method, path: operation.path, attempt: 0, idempotencyKey },
     };
-  }
-
-  /** What came back from one attempt, classified: a result, or a failed status (the response event emitted). */
-  #answered(
-    schemas: Schemas,
-    operation: Operation,
-    call: PreparedCall,
-    response: WireResponse,
-    event: RequestEvent,
-    started: number,
-  ): AttemptOutcome {
-    const requestId = requestIdOf(response, this.#redactor);
-    const events = this.#events;
-    if (events.observed) events.response(event, response.status, performance.now() - started, requestId);
-    if (response.status < 200 || response.status > 299) return this.#failedStatus(response, call, requestId);
-    return { result: this.#result(schemas, operation, response, call.event, requestId) };
   }
 
   /** How the wire failed, read as a failed attempt; `call.timeoutMs` is the attempt's own (the deadline's cut). */
@@ -322,19 +322,14 @@ export class Transport {
 
   /** A 2xx response, its body read with the operation's schema. */
   #result(
-    { readResponse }: Schemas,
+    schemas: Schemas,
     { response: schema, runner }: Operation,
     response: WireResponse,
     request: RequestEvent,
     requestId: string | undefined,
   ): CallResult<unknown> {
-    const reader: BodyReader = {
-      readResponse,
-      redactor: this.#redactor,
-      mode: this.#config.responseValidation,
-      runner,
-    };
-    const { data, drift } = readBody(reader, schema, response, request, requestId);
+    this.#bodyReaders ??= this.#bodyReadersOf(schemas);
+    const { data, drift } = readBody(this.#bodyReaders[runner], schema, response, request, requestId);
     for (const entry of drift) this.#events.drift(request, schema, entry);
     return {
       data,
@@ -343,6 +338,17 @@ export class Transport {
       rawHeaders: response.headers,
       view: this.#responseView,
     };
+  }
+
+  #bodyReadersOf({ readResponse }: Schemas): Record<SchemaRunner, BodyReader> {
+    const { responseValidation: mode } = this.#config;
+    const reader = (runner: SchemaRunner): BodyReader => ({
+      readResponse,
+      redactor: this.#redactor,
+      mode,
+      runner,
+    });
+    return { compiled: reader("compiled"), interpreted: reader("interpreted") };
   }
 
   #url(operation: Operation): string {

@@ -65,6 +65,9 @@ export type SchemaRunner = "compiled" | "interpreted";
  */
 export const MAX_REPORTED_DEVIATIONS = 20;
 
+/** The drift of a reading without any (shared: the common case allocates no array). */
+const NO_DRIFT: readonly Drift[] = Object.freeze([]);
+
 /**
  * Reads a response body in the client's mode.
  *
@@ -97,7 +100,7 @@ export function readResponse<S extends Schema>(
     parsed.success || reader === schema
       ? parsed
       : withDriftBudget(() => safeParse(schema, body, PARSE_CONTEXT));
-  if (read.success) return { success: true, data: read.data as z.output<S>, drift: [] };
+  if (read.success) return { success: true, data: read.data as z.output<S>, drift: NO_DRIFT };
   const deviations = byFieldPath(flatten(read.error.issues));
   const fails = (deviation: Deviation) => breaksStructure(deviation.issue) || isDecisive(schema, deviation);
   if (mode === "strict" || deviations.some(fails)) {

@@ -31,7 +31,7 @@ export type ReturnUrlRule = "https" | "loopback-http" | "any-http";
  * `allowInsecureHttp` (a shop in Docker Compose, `http://app:3000/...`). The SDK and the mock both decide with it.
  */
 export function isPlainHttpUrl(value: string): boolean {
-  if (value !== value.trim()) return false;
+  if (!isTrimmed(value)) return false;
   const url = parseAbsoluteUrl(value);
   return (
     url !== undefined &&
@@ -44,11 +44,29 @@ export function isPlainHttpUrl(value: string): boolean {
 
 /** An absolute `https:` URL, or with `allowLoopbackHttp` also plain `http:` to a loopback host. */
 export function isHttpsUrl(value: string, allowLoopbackHttp = false): boolean {
-  if (value !== value.trim()) return false;
+  if (!isTrimmed(value)) return false;
   const url = parseAbsoluteUrl(value);
   if (url === undefined) return false;
   if (allowLoopbackHttp && url.protocol === "http:") return isLoopback(url.hostname);
-  return url.protocol === "https:" && url.hostname.length > 0;
+  // No host to check: the URL parser refuses an https URL without one (`https://`, `https://:443/`).
+  return url.protocol === "https:";
+}
+
+/**
+ * True when `value` has no white space at either end, as `value === value.trim()` says: told from its two end
+ * characters when both are printable ASCII (white space never is), as a URL's almost always are. `trim` itself
+ * scans for every kind of white space on every creation answer's link.
+ */
+function isTrimmed(value: string): boolean {
+  return (
+    (isPrintableAscii(value.charCodeAt(0)) && isPrintableAscii(value.charCodeAt(value.length - 1))) ||
+    value === value.trim()
+  );
+}
+
+/** `!` to `~`: ASCII without controls and space. (`NaN`, an empty string's character, is not.) */
+function isPrintableAscii(code: number): boolean {
+  return code > 0x20 && code < 0x7f;
 }
 
 /**

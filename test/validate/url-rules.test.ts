@@ -103,6 +103,26 @@ describe("URL rules without URL.parse", () => {
     }
   });
 
+  it("a URL with white space of any kind at either end is refused by every rule", () => {
+    const space = fc.constantFrom(" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u2028", "\u3000", "\ufeff");
+    const refused = { https: false, httpsOrLoopback: false, plainHttp: false, buyerPage: false };
+    fc.assert(
+      fc.property(
+        fc.webUrl().chain((url) =>
+          fc.oneof(
+            space.map((s) => s + url),
+            space.map((s) => url + s),
+          ),
+        ),
+        (padded) => {
+          expect(readings(padded)).toEqual(refused);
+          expect(readings(padded.trim()).https || readings(padded.trim()).plainHttp).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("the wallet link search finds the same link with and without URL.parse", () => {
     const answer = (extra: Record<string, string>) => ({ id: "pay_1", referenceId: "order-1", ...extra });
     fc.assert(

@@ -16,7 +16,10 @@ export type WireFailureKind = "network" | "timeout" | "aborted" | "too_large" | 
 /** The most `Content-Encoding` codings decoded in one answer (as undici): more is a failure, not minutes of CPU. */
 export const MAX_CONTENT_CODINGS = 5;
 
-/** The wire's only error: anything else thrown from `Http.send` is a bug. Never holds a header or a body byte. */
+/**
+ * The wire's only error: anything else an attempt rejects with (as `Http.failureOf` names it) is a bug. Never holds a
+ * header or a body byte.
+ */
 export class WireFailure extends Error {
   override name = "WireFailure";
   readonly kind: WireFailureKind;
