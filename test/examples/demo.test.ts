@@ -45,7 +45,16 @@ describe("npm run demo", () => {
     try {
       const shopUrl = await new Promise<string>((resolve, reject) => {
         let out = "";
-        const timer = setTimeout(() => reject(new Error(`no shop URL printed: ${out}`)), 80_000);
+        let err = "";
+        // A demo that dies before serving says why on stderr: read it (an unread pipe can also fill and block the
+        // demo) and fail at once with both outputs, not after the timeout with stdout alone.
+        const fail = (why: string) => reject(new Error(`${why}\n--- stdout:\n${out}\n--- stderr:\n${err}`));
+        const timer = setTimeout(() => fail("no shop URL printed in 80 s"), 80_000);
+        child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+        child.once("exit", (code, signal) => {
+          clearTimeout(timer);
+          fail(`the demo exited (${signal ?? code}) before serving`);
+        });
         child.stdout.on("data", (chunk: Buffer) => {
           out += chunk.toString();
           const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
@@ -81,9 +90,13 @@ describe("npm run demo", () => {
     const exited = new Promise<void>((resolve) => npm.once("exit", () => resolve()));
     try {
       let out = "";
+      let err = "";
       npm.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      npm.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
       for (let tries = 0; !/Open http:\/\/127\.0\.0\.1:\d+/.test(out); tries++) {
-        if (tries > 1_000 || npm.exitCode !== null) throw new Error(`the demo did not serve:\n${out}`);
+        if (tries > 1_000 || npm.exitCode !== null) {
+          throw new Error(`the demo did not serve:\n--- stdout:\n${out}\n--- stderr:\n${err}`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       const shopUrl = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] ?? "";
