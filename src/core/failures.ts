@@ -119,7 +119,7 @@ export function statusFailureOf(error: APIError, retryAfterMs: number | undefine
  * global fetch refused the answer's headers before showing it), the status's APIError else.
  */
 function unreadableResponse(request: RequestContext, status: number): RequestError {
-  if (status === 0 || (status >= 200 && status <= 299)) {
+  if (status === 0 || isSuccessStatus(status)) {
     const issues = [{ path: "", message: "the body could not be read whole (cut off or undecodable)" }];
     return new ResponseValidationError({ request, status, rawBody: undefined, issues, requestId: undefined });
   }
@@ -128,6 +128,11 @@ function unreadableResponse(request: RequestContext, status: number): RequestErr
 
 /** An empty body holds no key: nothing to redact. */
 const NO_KEY = createRedactor(undefined);
+
+/** A 2xx status: the service did what was asked, and the body is the operation's answer. */
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
 
 /**
  * HTTP statuses worth another attempt when repeating is safe (a GET, a PUT, a POST under an idempotency key): the

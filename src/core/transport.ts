@@ -18,7 +18,7 @@ import { APIPromise, type CallResult, type ResponseView } from "./api-promise.js
 import type { ResolvedConfig } from "./config.js";
 import { attemptTimeoutMs, deadlineOf, fitsBefore } from "./deadline.js";
 import { Events } from "./events.js";
-import { type FailedAttempt, statusFailureOf, wireFailureOf } from "./failures.js";
+import { type FailedAttempt, isSuccessStatus, statusFailureOf, wireFailureOf } from "./failures.js";
 import { baseHeadersOf, callHeadersOf, exposedHeaders, isIdempotentReplay, requestIdOf } from "./headers.js";
 import { answerOf, createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
@@ -230,8 +230,7 @@ export class Transport {
       const { status } = response;
       const requestId = requestIdOf(response, this.#redactor);
       if (events.observed) events.response(event, status, performance.now() - started, requestId);
-      if (status >= 200 && status <= 299)
-        return this.#result(schemas, operation, response, call.event, requestId);
+      if (isSuccessStatus(status)) return this.#result(schemas, operation, response, call.event, requestId);
       await this.#retryOrThrow(this.#failedStatus(response, call, requestId), call, attempt, trace);
     }
   }

@@ -14,6 +14,8 @@ const env = () => ({ ...process.env, TMPDIR: tmp, TEMP: tmp, TMP: tmp });
 /** What the demo left in the temporary folder (the compile caches of tsx, `tsx-*`, and of Node are the tools'). */
 const leftovers = () =>
   readdirSync(tmp).filter((name) => !name.startsWith("tsx-") && name !== "node-compile-cache");
+/** Both outputs of a demo that did not serve, for the failure's message: stderr says why it died. */
+const outputs = (stdout: string, stderr: string) => `--- stdout:\n${stdout}\n--- stderr:\n${stderr}`;
 
 beforeEach(() => {
   tmp = mkdtempSync(join(tmpdir(), "demo-test-"));
@@ -48,7 +50,7 @@ describe("npm run demo", () => {
         let err = "";
         // A demo that dies before serving says why on stderr: read it (an unread pipe can also fill and block the
         // demo) and fail at once with both outputs, not after the timeout with stdout alone.
-        const fail = (why: string) => reject(new Error(`${why}\n--- stdout:\n${out}\n--- stderr:\n${err}`));
+        const fail = (why: string) => reject(new Error(`${why}\n${outputs(out, err)}`));
         const timer = setTimeout(() => fail("no shop URL printed in 80 s"), 80_000);
         child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
         child.once("exit", (code, signal) => {
@@ -95,7 +97,7 @@ describe("npm run demo", () => {
       npm.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
       for (let tries = 0; !/Open http:\/\/127\.0\.0\.1:\d+/.test(out); tries++) {
         if (tries > 1_000 || npm.exitCode !== null) {
-          throw new Error(`the demo did not serve:\n--- stdout:\n${out}\n--- stderr:\n${err}`);
+          throw new Error(`the demo did not serve:\n${outputs(out, err)}`);
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
