@@ -37,7 +37,7 @@ async function clientsOf(dir, baseUrl, fetch) {
 
 async function groupsFor(baseDir, newDir, url, memory) {
   const adapter = memory
-    ? (await distChunk("user-fetch-", newDir)).createUserFetch(memoryFetch, 1_048_576)
+    ? (await distChunk("user-fetch-", newDir)).createUserFetch(memoryFetch, { maxResponseBytes: 1_048_576 })
     : (await distChunk("node-fetch-", newDir)).createNodeFetch({
         maxSockets: 32,
         maxResponseBytes: 1_048_576,

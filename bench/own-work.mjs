@@ -42,7 +42,7 @@ async function variants({ withChecks = true } = {}) {
     retry: 0,
     throwHttpErrors: false,
     redirect: "manual",
-    fetch: createUserFetch(memoryFetch, 1_048_576),
+    fetch: createUserFetch(memoryFetch, { maxResponseBytes: 1_048_576 }),
   });
   const { bodyTextOf } = await loadAdapter();
   // The adapters hand their answer's text over beside the Response (src/core/wire/response.ts), as the SDK reads it.

@@ -35,7 +35,10 @@ const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   "cookie",
 ]);
 
-/** The headers shared by every call of a client. Lower-case names, so a caller's `headers` cannot double one up. */
+/**
+ * The headers shared by every call of a client, written by the wire beside each call's own (`http.ts`). Lower-case
+ * names, so that a call's header of the same name replaces one (a call's `apiVersion`, its `headers`).
+ */
 export function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
   const headers: Record<string, string> = {
     accept: "application/json",
@@ -62,15 +65,16 @@ export interface CallHeaders {
   idempotencyKey: string | undefined;
 }
 
-/** The headers of one call, lower-case names, so that a caller's `headers` cannot double one up by case. */
+/**
+ * The headers of one call beyond the client's {@link baseHeadersOf}, lower-case names, so that one replaces a base
+ * header of the same name rather than doubling it up by case.
+ */
 export function callHeadersOf(
   config: ResolvedConfig,
-  base: Readonly<Record<string, string>>,
   call: CallHeaders,
   options: RequestOptions,
 ): Record<string, string> {
-  const headers: Record<string, string> = { ...base };
-  if (options.headers) Object.assign(headers, callerHeaders(options.headers, config.versionHeader));
+  const headers = options.headers ? callerHeaders(options.headers, config.versionHeader) : {};
   if (call.hasBody) headers["content-type"] = "application/json";
   const { apiVersion } = options;
   if (apiVersion !== undefined) {

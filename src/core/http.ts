@@ -38,7 +38,10 @@ export interface WireRequest {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Absolute URL, query included. */
   url: string;
-  /** Lower-case names; the transport has already checked every name and value. */
+  /**
+   * The call's own headers (lower-case names, checked by the transport): the client's constant ones
+   * ({@link HttpOptions.headers}) are the wire's, written beside these, a name here winning.
+   */
   headers: Record<string, string>;
   /** JSON text, or `undefined` for no body. */
   body: string | undefined;
@@ -58,6 +61,13 @@ export interface WireResponse {
 
 /** What the wire is built from: the client's options that concern sending. */
 export interface HttpOptions {
+  /**
+   * The headers of every request of the client (credentials, `User-Agent`, the pinned version, `defaultHeaders`),
+   * lower-case names, checked. The fetch under ky writes them (`wire/request.ts`), not ky: through ky each header is
+   * checked and copied into three WHATWG `Headers` a call (ky's merge, its `Request`), about 14,000 instructions a
+   * header that no ky feature the SDK uses reads.
+   */
+  headers: Readonly<Record<string, string>>;
   /** The user's `fetch`; the default wire is used otherwise. */
   fetch?: typeof fetch | undefined;
   /** The largest body read, in bytes after decompression. Default 1 MiB. */
@@ -159,12 +169,12 @@ async function fetchOf(options: HttpOptions, limit: number, pool: SocketPool): P
   if (options.fetch !== undefined) {
     userFetchModule ??= import("./wire/user-fetch.js");
     const { createUserFetch } = await userFetchModule;
-    return createUserFetch(options.fetch, limit);
+    return createUserFetch(options.fetch, { maxResponseBytes: limit, headers: options.headers });
   }
   // Swapped for wire/fetch-default.ts in the fetch build (tsup.config.ts).
   defaultFetchModule ??= import("./wire/node-default.js");
   const { createDefaultFetch } = await defaultFetchModule;
-  return createDefaultFetch({ pool, maxResponseBytes: limit });
+  return createDefaultFetch({ pool, maxResponseBytes: limit, headers: options.headers });
 }
 
 /** Whatever the fetch itself rejects with is a network failure (fetch's TypeError), unless the wire said more. */

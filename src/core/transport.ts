@@ -95,8 +95,6 @@ export class Transport {
   readonly #events: Events;
   /** OpenTelemetry spans and metrics, only when the `telemetry` option is on. */
   readonly #telemetry: Telemetry | undefined;
-  /** The headers every call starts from (credentials, User-Agent, the pinned version), built once per client. */
-  readonly #baseHeaders: Readonly<Record<string, string>>;
   /**
    * The return URLs checkouts may carry: plain http only towards a mock, on a loopback `baseUrl` (loopback hosts) or
    * under `allowInsecureHttp`, which needs a test-mode key (any host). The real service gets https only. Given to
@@ -131,7 +129,6 @@ export class Transport {
           ? "loopback-http"
           : "https",
     };
-    this.#baseHeaders = baseHeadersOf(config);
     const { credentials } = config;
     this.#redactor = createRedactor(credentials.scheme === "apiKey" ? credentials.apiKey : undefined);
     this.#events = new Events(config, this.#redactor);
@@ -140,7 +137,8 @@ export class Transport {
       idempotentReplayed: isIdempotentReplay,
     };
     const { fetch, maxResponseBytes, maxSockets } = config;
-    this.#http = createHttp({ fetch, maxResponseBytes, maxSockets, pool });
+    const headers = baseHeadersOf(config);
+    this.#http = createHttp({ fetch, headers, maxResponseBytes, maxSockets, pool });
     this.#telemetry =
       config.telemetry && createTelemetry(config.telemetry, config.baseUrl, this.#events.observers);
   }
@@ -289,7 +287,7 @@ export class Transport {
     return {
       method,
       url: this.#url(operation),
-      headers: callHeadersOf(this.#config, this.#baseHeaders, call, options),
+      headers: callHeadersOf(this.#config, call, options),
       body,
       timeoutMs: options.timeoutMs ?? this.#config.timeoutMs,
       maxRetries: options.maxRetries ?? this.#config.retry.maxRetries,

@@ -163,6 +163,32 @@ describe("what reaches a user's fetch", () => {
       expect(request.headers.get("idempotency-key")).toBe("key-1");
     }
   });
+
+  it("carries the client's headers, each once, a call's own of the same name replacing it", async () => {
+    const seen: Headers[] = [];
+    const fetchSpy: typeof fetch = async (_input, init) => {
+      seen.push(new Headers(init?.headers));
+      return Response.json({ merchant: MERCHANT });
+    };
+    const sdk = client({
+      fetch: fetchSpy,
+      apiVersion: "2026-02-19.preview",
+      versionHeader: "Acme-Version",
+      defaultHeaders: { "X-Tenant": "a", Baggage: "b=1" },
+    });
+    await sdk.merchants.retrieve("mrch_1");
+    await sdk.merchants.retrieve("mrch_1", { apiVersion: "2026-03-01", headers: { "x-tenant": "z" } });
+    const shown = seen.map((headers) => Object.fromEntries(headers));
+    const base = {
+      accept: "application/json",
+      "api-key": TEST_KEY,
+      "user-agent": `merchant-payments/${SDK_VERSION}`,
+    };
+    expect(shown).toEqual([
+      { ...base, "acme-version": "2026-02-19.preview", "x-tenant": "a", baggage: "b=1" },
+      { ...base, "acme-version": "2026-03-01", "x-tenant": "z", baggage: "b=1" },
+    ]);
+  });
 });
 
 describe("error mapping", () => {

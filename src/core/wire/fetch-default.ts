@@ -11,5 +11,5 @@ import { createUserFetch } from "./user-fetch.js";
 
 /** The global fetch, bounded as the Node wire is. */
 export async function createDefaultFetch(options: DefaultFetchOptions): Promise<typeof fetch> {
-  return createUserFetch((input, init) => globalThis.fetch(input, init), options.maxResponseBytes);
+  return createUserFetch((input, init) => globalThis.fetch(input, init), options);
 }

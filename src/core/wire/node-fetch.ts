@@ -18,7 +18,7 @@ import { pipeline, type Readable, type Transform } from "node:stream";
 import { urlToHttpOptions } from "node:url";
 import zlib from "node:zlib";
 import { MAX_CONTENT_CODINGS, WireFailure } from "./failure.js";
-import { createSocketPool, type SocketPool } from "./pool.js";
+import { createSocketPool, type FetchOptions, type SocketPool } from "./pool.js";
 import { plainHeaders, requestBodyText, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
@@ -39,18 +39,18 @@ function agentsOf(pool: SocketPool): { http: Agent; https: Agent } {
 }
 
 /** A family's pool, or (the bench's adapter on its own) a `maxSockets` for a pool of its own. */
-export type NodeFetchOptions = { maxResponseBytes: number } & ({ pool: SocketPool } | { maxSockets: number });
+export type NodeFetchOptions = FetchOptions & ({ pool: SocketPool } | { maxSockets: number });
 
 /** Creates the fetch of one client, on its family's agents: `maxSockets` holds per family and origin. */
 export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
   // Default imports, read at call time: test tools (MSW) patch `request` on the module objects.
   const agents = agentsOf("pool" in options ? options.pool : createSocketPool(options.maxSockets));
   const agentFor = (protocol: string): Agent => (protocol === "https:" ? agents.https : agents.http);
-
+  const { headers: base, maxResponseBytes } = options;
   return async (input, init) => {
     const request = requestOf(input, init);
     const body = await requestBodyText(request);
-    return exchange(request, body, agentFor, options.maxResponseBytes);
+    return exchange(request, body, outgoingHeaders(request.headers, base, body), agentFor, maxResponseBytes);
   };
 }
 
@@ -76,12 +76,13 @@ function targetOf(href: string): RequestOptions {
 }
 
 /**
- * Sends one request and resolves with its whole, decoded answer as a global Response (what ky accepts), its text
- * beside it (`bodyTextOf`).
+ * Sends one request with `headers` and resolves with its whole, decoded answer as a global Response (what ky
+ * accepts), its text beside it (`bodyTextOf`).
  */
 function exchange(
   request: Request,
   body: string | undefined,
+  headers: Record<string, string>,
   agentFor: (protocol: string) => Agent,
   limit: number,
 ): Promise<Response> {
@@ -94,7 +95,7 @@ function exchange(
     const target = targetOf(request.url);
     const send = target.protocol === "https:" ? https.request : http.request;
     target.method = request.method;
-    target.headers = outgoingHeaders(request.headers, body);
+    target.headers = headers;
     target.agent = agentFor(target.protocol as string);
     const outgoing = send(target);
     // The exchange is open while `open.abort` is set: the signal's listener reaches the exchange through it alone.
@@ -146,8 +147,12 @@ function abortListenerOf(abortable: Abortable): () => void {
   return () => abortable.abort?.();
 }
 
-function outgoingHeaders(headers: Headers, body: string | undefined): Record<string, string> {
-  const out = plainHeaders(headers);
+function outgoingHeaders(
+  headers: Headers,
+  base: Readonly<Record<string, string>> | undefined,
+  body: string | undefined,
+): Record<string, string> {
+  const out = plainHeaders(headers, base);
   // What fetch asks for, and decodes below.
   out["accept-encoding"] ??= "gzip, deflate, br";
   if (body !== undefined) out["content-length"] = String(Buffer.byteLength(body));

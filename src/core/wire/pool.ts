@@ -17,9 +17,15 @@ export function createSocketPool(maxSockets: number): SocketPool {
   return { maxSockets };
 }
 
-/** What a build's default fetch is made from. */
-export interface DefaultFetchOptions {
-  pool: SocketPool;
+/** What every fetch under ky is made with. */
+export interface FetchOptions {
   /** The largest body read, in bytes after decompression. */
   maxResponseBytes: number;
+  /** The client's constant headers, written on every request beside the request's own (`request.ts`). */
+  headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** What a build's default fetch is made from. */
+export interface DefaultFetchOptions extends FetchOptions {
+  pool: SocketPool;
 }

@@ -7,9 +7,16 @@ export function requestOf(input: RequestInfo | URL, init: RequestInit | undefine
   return input instanceof Request && plain ? input : new Request(input, init);
 }
 
-/** A request's headers as a plain object (lower-case names): what `node:http` and other fetch implementations take. */
-export function plainHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * A request's headers as a plain object (lower-case names), over the client's constant ones (`base`: credentials,
+ * `User-Agent`, the pinned version, `defaultHeaders`): what `node:http` and other fetch implementations take. A
+ * header of the request's own wins over a constant one of the same name (a call's `apiVersion`, its `headers`).
+ */
+export function plainHeaders(
+  headers: Headers,
+  base: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = { ...base };
   headers.forEach((value, name) => {
     out[name] = value;
   });

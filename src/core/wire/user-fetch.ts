@@ -13,6 +13,7 @@
  */
 import { readBodyText } from "./body.js";
 import { WireFailure } from "./failure.js";
+import type { FetchOptions } from "./pool.js";
 import { plainHeaders, requestBodyText, requestOf } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
@@ -25,10 +26,10 @@ interface AnswerLike {
 }
 
 /** The fetch ky is given when the user gave one. */
-export function createUserFetch(own: typeof fetch, maxResponseBytes: number): typeof fetch {
+export function createUserFetch(own: typeof fetch, options: FetchOptions): typeof fetch {
   return async (input, init) => {
     const request = requestOf(input, init);
-    const headers = plainHeaders(request.headers);
+    const headers = plainHeaders(request.headers, options.headers);
     const body = await requestBodyText(request);
     // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
     const { method, redirect, signal } = request;
@@ -41,7 +42,7 @@ export function createUserFetch(own: typeof fetch, maxResponseBytes: number): ty
     let text = "";
     if (!hasNoBody(method, status)) {
       try {
-        text = await readBodyText(answer.body, answer.text?.bind(answer), maxResponseBytes);
+        text = await readBodyText(answer.body, answer.text?.bind(answer), options.maxResponseBytes);
       } catch (cause) {
         // ky's timeout and the caller's abort stop the body too: those are told apart by the caller of this fetch.
         if (cause instanceof WireFailure || signal.aborted) throw cause;

@@ -59,7 +59,7 @@ describe("the request body the wire reads", () => {
       sent.push(init?.body);
       return new Response("{}", { status: 201 });
     };
-    const fetch = createUserFetch(own as typeof globalThis.fetch, 1_048_576);
+    const fetch = createUserFetch(own as typeof globalThis.fetch, { maxResponseBytes: 1_048_576 });
     const request = post(BODIES[0] as string);
     expect((await fetch(request)).status).toBe(201);
     expect(sent).toEqual([BODIES[0]]);
