@@ -133,7 +133,7 @@ function renderAllocation({ allocation }) {
       operation,
       name,
       fmt.kb(bytes),
-      name === "ky floor" ? "" : `+${fmt.kb(bytes - byName["ky floor"])}`,
+      name === "ky floor" ? "" : signed(bytes - byName["ky floor"], fmt.kb),
     ]),
   );
   return table(
@@ -155,9 +155,9 @@ export function render(result) {
         operation,
         name,
         fmt.us(cpuUs),
-        name === "ky floor" ? "" : `+${fmt.us(overFloorUs)}`,
+        name === "ky floor" ? "" : signed(overFloorUs, fmt.us),
         kb(heapBytes),
-        name === "ky floor" ? "" : `+${kb(overFloorBytes)}`,
+        name === "ky floor" ? "" : signed(overFloorBytes, kb),
       ];
     }),
   );
@@ -182,4 +182,9 @@ if (isMain(import.meta.url)) {
     allocationOnly: Boolean(args["allocation-only"]),
   });
   process.stdout.write(args.json ? `${JSON.stringify(result)}\n` : `${render(result)}\n`);
+}
+
+/** A difference with its sign: `+1.2 KB`, `-0.4 KB` (a variant below the floor reads as such). */
+function signed(value, format) {
+  return value < 0 ? `-${format(-value)}` : `+${format(value)}`;
 }
