@@ -59,11 +59,14 @@ const KB = 1000;
  * time puts 5.5 KB a request into the old generation instead of 14.3 KB. Measured 53.1 / 28.004 KB. Then issue #27's
  * clean count (+0.2 KB own): the call's promise is the attempts' own (no async step of the transport's before them),
  * the wallet link's fields read by name, the request id read from the headers as `node:http` parsed them: 2,000 to
- * 4,000 instructions fewer a create (0.4 to 0.7%). Measured 53.25 / 28.16 KB.
+ * 4,000 instructions fewer a create (0.4 to 0.7%). Measured 53.25 / 28.16 KB. Then the client's constant headers
+ * written by the fetch under ky (issue #27, +0.2 KB own): 55,000 to 60,000 instructions fewer a call, and 11,000 to
+ * 14,000 fewer again a payment call for its `Merchant-Id`, on a second wire of merchant-scoped calls. Measured 53.48 /
+ * 28.38 KB.
  */
 const BUNDLE = {
-  total: { target: 25 * KB, ceiling: 53.4 * KB },
-  own: { target: 12 * KB, ceiling: 28.3 * KB },
+  total: { target: 25 * KB, ceiling: 53.5 * KB },
+  own: { target: 12 * KB, ceiling: 28.4 * KB },
 };
 
 /** Heap one call allocates beyond the ky floor's (issue #27): bytes, garbage included. */

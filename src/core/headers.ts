@@ -35,11 +35,25 @@ const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   "cookie",
 ]);
 
+/** A client's constant headers: on every call, and on a merchant-scoped one (the first and its `Merchant-Id`). */
+export interface ConstantHeaders {
+  all: Record<string, string>;
+  merchantScoped: Record<string, string>;
+}
+
 /**
- * The headers shared by every call of a client, written by the wire beside each call's own (`http.ts`). Lower-case
- * names, so that a call's header of the same name replaces one (a call's `apiVersion`, its `headers`).
+ * A client's constant headers, written by the wire beside each call's own (`http.ts`): the base set on every call,
+ * with the client's `Merchant-Id` on the merchant-scoped ones. Lower-case names, so that a call's header of the same
+ * name replaces one (a call's `apiVersion`, its `headers`, its `merchantId`).
  */
-export function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
+export function constantHeadersOf(config: ResolvedConfig): ConstantHeaders {
+  const all = baseHeadersOf(config);
+  const { merchantId } = config;
+  return { all, merchantScoped: merchantId === undefined ? all : { ...all, "merchant-id": merchantId } };
+}
+
+/** The headers shared by every call of a client. */
+function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
   const headers: Record<string, string> = {
     accept: "application/json",
     "user-agent": USER_AGENT,
@@ -66,7 +80,7 @@ export interface CallHeaders {
 }
 
 /**
- * The headers of one call beyond the client's {@link baseHeadersOf}, lower-case names, so that one replaces a base
+ * The headers of one call beyond the client's {@link constantHeadersOf}, lower-case names, so that one replaces a base
  * header of the same name rather than doubling it up by case.
  */
 export function callHeadersOf(
@@ -83,15 +97,15 @@ export function callHeadersOf(
     }
     headers[config.versionHeader.toLowerCase()] = apiVersion;
   }
+  // The client's own merchant is one of its constant headers (constantHeadersOf): only a call's replaces it.
   if (call.merchantScoped) {
-    const merchantId = options.merchantId ?? config.merchantId;
-    if (merchantId === undefined) {
+    if (options.merchantId !== undefined) headers["merchant-id"] = options.merchantId;
+    else if (config.merchantId === undefined) {
       throw invalidInput(
         "merchantId",
         "is required for payment operations (and custom ones marked merchantScoped): set it on the client or per call",
       );
     }
-    headers["merchant-id"] = merchantId;
   }
   if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
   return headers;

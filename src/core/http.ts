@@ -62,10 +62,11 @@ export interface WireResponse {
 /** What the wire is built from: the client's options that concern sending. */
 export interface HttpOptions {
   /**
-   * The headers of every request of the client (credentials, `User-Agent`, the pinned version, `defaultHeaders`),
-   * lower-case names, checked. The fetch under ky writes them (`wire/request.ts`), not ky: through ky each header is
-   * checked and copied into three WHATWG `Headers` a call (ky's merge, its `Request`), about 14,000 instructions a
-   * header that no ky feature the SDK uses reads.
+   * The client's constant headers on every request of this wire (credentials, `User-Agent`, the pinned version,
+   * `defaultHeaders`; the client's `Merchant-Id` on the wire of merchant-scoped calls), lower-case names, checked.
+   * The fetch under ky writes them (`wire/request.ts`), not ky: through ky each header is checked and copied into
+   * three WHATWG `Headers` a call (ky's merge, its `Request`), about 14,000 instructions a header that no ky feature
+   * the SDK uses reads.
    */
   headers: Readonly<Record<string, string>>;
   /** The user's `fetch`; the default wire is used otherwise. */

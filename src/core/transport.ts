@@ -19,7 +19,13 @@ import type { ResolvedConfig } from "./config.js";
 import { attemptTimeoutMs, deadlineOf, fitsBefore } from "./deadline.js";
 import { Events } from "./events.js";
 import { type FailedAttempt, isSuccessStatus, statusFailureOf, wireFailureOf } from "./failures.js";
-import { baseHeadersOf, callHeadersOf, exposedHeaders, isIdempotentReplay, requestIdOf } from "./headers.js";
+import {
+  callHeadersOf,
+  constantHeadersOf,
+  exposedHeaders,
+  isIdempotentReplay,
+  requestIdOf,
+} from "./headers.js";
 import { answerOf, createHttp, type Http, type SocketPool, WireFailure, type WireResponse } from "./http.js";
 import { newIdempotencyKey } from "./idempotency.js";
 import type { Observers } from "./observers.js";
@@ -91,6 +97,8 @@ function isFreeForm(rule: string): boolean {
 export class Transport {
   readonly #config: ResolvedConfig;
   readonly #http: Http;
+  /** The wire of merchant-scoped calls: its constant headers hold the client's `Merchant-Id` (`#http` without one). */
+  readonly #merchantScopedHttp: Http;
   readonly #redactor: Redactor;
   readonly #events: Events;
   /** OpenTelemetry spans and metrics, only when the `telemetry` option is on. */
@@ -137,8 +145,12 @@ export class Transport {
       idempotentReplayed: isIdempotentReplay,
     };
     const { fetch, maxResponseBytes, maxSockets } = config;
-    const headers = baseHeadersOf(config);
-    this.#http = createHttp({ fetch, headers, maxResponseBytes, maxSockets, pool });
+    const { all, merchantScoped } = constantHeadersOf(config);
+    const wire = { fetch, maxResponseBytes, maxSockets };
+    this.#http = createHttp({ ...wire, headers: all, pool });
+    // One wire per set of constant headers, on the same sockets: the client's merchant is written by the fetch too.
+    this.#merchantScopedHttp =
+      merchantScoped === all ? this.#http : createHttp({ ...wire, headers: merchantScoped, pool: this.pool });
     this.#telemetry =
       config.telemetry && createTelemetry(config.telemetry, config.baseUrl, this.#events.observers);
   }
@@ -206,6 +218,7 @@ export class Transport {
     trace: CallTrace | undefined,
   ): Promise<CallResult<unknown>> {
     const events = this.#events;
+    const http = operation.row.merchantScoped ? this.#merchantScopedHttp : this.#http;
     for (let attempt = 0; ; attempt++) {
       if (call.signal?.aborted) throw abortErrorOf(call.signal);
       const timeoutMs = attemptTimeoutMs(call.timeoutMs, call.deadline);
@@ -217,9 +230,9 @@ export class Transport {
       const started = events.observed ? performance.now() : 0;
       let response: WireResponse;
       try {
-        response = answerOf(await this.#http.send(call, timeoutMs));
+        response = answerOf(await http.send(call, timeoutMs));
       } catch (thrown) {
-        const error = this.#http.failureOf(thrown);
+        const error = http.failureOf(thrown);
         // Only the wire adapters' own failures are classified; anything else is a bug: not retried, still typed.
         if (!(error instanceof WireFailure)) throw unexpectedFailure(error, call.event, this.#redactor);
         await this.#retryOrThrow(this.#wireFailure(error, { ...call, timeoutMs }), call, attempt, trace);

@@ -24,7 +24,7 @@ import {
 } from "../../src/index.js";
 import { failure } from "../helpers/assertions.js";
 import { testClient } from "../helpers/clients.js";
-import { CREATED_MERCHANT as CREATED, MERCHANT } from "../helpers/fixtures.js";
+import { CREATED_MERCHANT as CREATED, final, MERCHANT } from "../helpers/fixtures.js";
 import {
   apiError,
   BASE_URL,
@@ -188,6 +188,31 @@ describe("what reaches a user's fetch", () => {
       { ...base, "acme-version": "2026-02-19.preview", "x-tenant": "a", baggage: "b=1" },
       { ...base, "acme-version": "2026-03-01", "x-tenant": "z", baggage: "b=1" },
     ]);
+  });
+
+  it("carries the client's Merchant-Id on merchant-scoped calls only, a call's merchantId replacing it", async () => {
+    const seen: Array<Record<string, string>> = [];
+    const fetchSpy: typeof fetch = async (input, init) => {
+      seen.push(Object.fromEntries(new Headers(init?.headers)));
+      const url = String(input);
+      return Response.json(url.includes("/merchants/") ? { merchant: MERCHANT } : final("expired"));
+    };
+    for (const merchantId of ["mrch_1", undefined]) {
+      const sdk = client({ fetch: fetchSpy, merchantId });
+      await sdk.merchants.retrieve("mrch_1");
+      await sdk.payments.status("pay_1", { merchantId: "mrch_call" });
+      if (merchantId !== undefined) await sdk.payments.status("pay_1");
+    }
+    expect(seen.map((headers) => headers["merchant-id"])).toEqual([
+      undefined,
+      "mrch_call",
+      "mrch_1",
+      undefined,
+      "mrch_call",
+    ]);
+    // The other headers are the same on every call, merchant-scoped or not.
+    const rest = seen.map(({ "merchant-id": _merchant, ...others }) => others);
+    expect(new Set(rest.map((headers) => JSON.stringify(headers))).size).toBe(1);
   });
 });
 

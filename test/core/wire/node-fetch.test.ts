@@ -16,6 +16,7 @@ import {
   TimeoutError,
 } from "../../../src/index.js";
 import { testClient } from "../../helpers/clients.js";
+import { MERCHANT } from "../../helpers/fixtures.js";
 import { failureOf } from "../../helpers/outcomes.js";
 
 /** What a test server saw: connections opened and closed, and bytes it wrote. */
@@ -254,5 +255,22 @@ describe("no connection storm (#11)", () => {
     expect(server.seen.requests).toBe(200);
     expect(server.seen.connections).toBeLessThanOrEqual(4);
     expect(mostInFlight).toBeLessThanOrEqual(4);
+  });
+
+  it("shares maxSockets between merchant-scoped calls and the others", async () => {
+    const server = await serve((req, res) => {
+      const merchant = req.url?.startsWith("/v1/merchants/");
+      setImmediate(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify(merchant ? { merchant: MERCHANT } : STATUS));
+      });
+    });
+    const sdk = client(server.url, { maxSockets: 2 });
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0 ? sdk.payments.status(`pay_${i}`) : sdk.merchants.retrieve(`mrch_${i}`),
+    );
+    expect(await Promise.all(calls)).toHaveLength(40);
+    expect(server.seen.requests).toBe(40);
+    expect(server.seen.connections).toBeLessThanOrEqual(2);
   });
 });
