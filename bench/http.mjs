@@ -159,7 +159,7 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
           // The young generation emptied, so that no variant's garbage is scavenged in another's sample. Not a full
           // collection: V8 then deoptimises the optimised code that embeds an object it finds dead ("weak objects":
           // 1,433 deoptimisations in ten forced full collections of a ky floor's creates, 43 without), and the sample
-          // measured mostly re-optimisation, three times a warm call's CPU (bench/RESULTS.md, seventeenth pass).
+          // measured mostly re-optimisation, three times a warm call's CPU (bench/RESULTS.md, eighteenth pass).
           globalThis.gc?.({ type: "minor" });
           sample[name] = await block.run(block.calls[name], block.n);
         }

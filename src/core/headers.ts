@@ -37,8 +37,8 @@ const HIDDEN_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
 
 /** A client's constant headers: on every call, and on a merchant-scoped one (the first and its `Merchant-Id`). */
 export interface ConstantHeaders {
-  all: Record<string, string>;
-  merchantScoped: Record<string, string>;
+  all: Readonly<Record<string, string>>;
+  merchantScoped: Readonly<Record<string, string>>;
 }
 
 /**

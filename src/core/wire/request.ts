@@ -9,8 +9,9 @@ export function requestOf(input: RequestInfo | URL, init: RequestInit | undefine
 
 /**
  * A request's headers as a plain object (lower-case names), over the client's constant ones (`base`: credentials,
- * `User-Agent`, the pinned version, `defaultHeaders`): what `node:http` and other fetch implementations take. A
- * header of the request's own wins over a constant one of the same name (a call's `apiVersion`, its `headers`).
+ * `User-Agent`, the pinned version, `defaultHeaders`, on merchant-scoped calls `Merchant-Id`): what `node:http` and
+ * other fetch implementations take. A header of the request's own wins over a constant one of the same name (a call's
+ * `apiVersion`, its `headers`, its `merchantId`).
  */
 export function plainHeaders(
   headers: Headers,
