@@ -72,9 +72,8 @@ function baseHeadersOf(config: ResolvedConfig): Record<string, string> {
   return headers;
 }
 
-/** What a call adds to the base headers. */
+/** What a call adds to the base headers. (A body's `Content-Type` is the wire's: `wire/request.ts`.) */
 export interface CallHeaders {
-  hasBody: boolean;
   merchantScoped: boolean;
   idempotencyKey: string | undefined;
 }
@@ -89,7 +88,6 @@ export function callHeadersOf(
   options: RequestOptions,
 ): Record<string, string> {
   const headers = options.headers ? callerHeaders(options.headers, config.versionHeader) : {};
-  if (call.hasBody) headers["content-type"] = "application/json";
   const { apiVersion } = options;
   if (apiVersion !== undefined) {
     if (config.versionHeader === undefined) {

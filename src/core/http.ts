@@ -15,7 +15,8 @@
  * How: every attempt goes through ky, with its documented options only: `retry: 0` (retries are the transport's) and
  * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
  * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin, shared with every `withOptions()` client) or
- * the user's `fetch` (`wire/user-fetch.ts`). The fetch build (Bun, Deno, workerd, edge-light, worker) replaces
+ * the user's `fetch` (`wire/user-fetch.ts`). A call's body goes beside ky's `Request`, not in it (`wire/request.ts`,
+ * `Send`): an attempt with a body gives ky a `fetch` of its own, which hands the adapter the text with the `Request`. The fetch build (Bun, Deno, workerd, edge-light, worker) replaces
  * `wire/node-default.ts` by `wire/fetch-default.ts`: its default is the global `fetch` under the user-fetch reading.
  * All resolve only once the body is whole and counted, so ky's `timeout` covers the headers and the body.
  *
@@ -25,6 +26,7 @@ import type { KyInstance, Options } from "ky";
 import { onAbort } from "./abort.js";
 import { WireFailure } from "./wire/failure.js";
 import { createSocketPool, type SocketPool } from "./wire/pool.js";
+import { requestOf, type Send } from "./wire/request.js";
 import { bodyTextOf, type PlainHeaders, plainHeadersOf } from "./wire/response.js";
 
 export { WireFailure, type WireFailureKind } from "./wire/failure.js";
@@ -116,9 +118,10 @@ let userFetchModule: Promise<typeof import("./wire/user-fetch.js")> | undefined;
 /** The reason the caller's abort is forwarded with: it tells an abort from a network failure. */
 const ABORTED = Symbol("aborted by the caller");
 
-/** ky, and how to recognise its timeout. */
+/** ky, the send under it, and how to recognise ky's timeout. */
 interface Wire {
   ky: KyInstance;
+  send: Send;
   isKyTimeout: (error: unknown) => boolean;
 }
 
@@ -152,35 +155,35 @@ export function createHttp(options: HttpOptions): Http {
 
 async function createWire(options: HttpOptions, limit: number, pool: SocketPool): Promise<Wire> {
   kyModule ??= import("ky");
-  const [{ default: ky, isTimeoutError }, fetch] = await Promise.all([
-    kyModule,
-    fetchOf(options, limit, pool),
-  ]);
+  const [{ default: ky, isTimeoutError }, send] = await Promise.all([kyModule, sendOf(options, limit, pool)]);
   const client = ky.create({
     retry: 0, // retries are the transport's (transport.ts): one attempt here is one request on the wire
     throwHttpErrors: false, // every answer, 2xx or not, goes back to the transport
     redirect: "manual", // never follow: fetch would carry the Api-Key header to wherever a redirect points
-    fetch: atFetchBoundary(fetch),
+    fetch: fetchWith(send, undefined),
   });
-  return { ky: client, isKyTimeout: isTimeoutError };
+  return { ky: client, send, isKyTimeout: isTimeoutError };
 }
 
-/** The fetch ky is given: the user's, or the build's default. Both answer with the body whole and counted. */
-async function fetchOf(options: HttpOptions, limit: number, pool: SocketPool): Promise<typeof fetch> {
+/** The send under ky: over the user's `fetch`, or the build's default. Both answer with the body whole and counted. */
+async function sendOf(options: HttpOptions, limit: number, pool: SocketPool): Promise<Send> {
   if (options.fetch !== undefined) {
     userFetchModule ??= import("./wire/user-fetch.js");
-    const { createUserFetch } = await userFetchModule;
-    return createUserFetch(options.fetch, { maxResponseBytes: limit, headers: options.headers });
+    const { createUserSend } = await userFetchModule;
+    return createUserSend(options.fetch, { maxResponseBytes: limit, headers: options.headers });
   }
   // Swapped for wire/fetch-default.ts in the fetch build (tsup.config.ts).
   defaultFetchModule ??= import("./wire/node-default.js");
-  const { createDefaultFetch } = await defaultFetchModule;
-  return createDefaultFetch({ pool, maxResponseBytes: limit, headers: options.headers });
+  const { createDefaultSend } = await defaultFetchModule;
+  return createDefaultSend({ pool, maxResponseBytes: limit, headers: options.headers });
 }
 
-/** Whatever the fetch itself rejects with is a network failure (fetch's TypeError), unless the wire said more. */
-function atFetchBoundary(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
-  return (input, init) => fetch(input, init).catch(rethrowAsWireFailure);
+/**
+ * The fetch ky calls: the wire's send with `body` beside ky's `Request` (the client's, made once, for calls without
+ * one). Whatever it rejects with is a network failure (fetch's TypeError), unless the wire said more.
+ */
+function fetchWith(send: Send, body: string | undefined): typeof globalThis.fetch {
+  return (input, init) => send(requestOf(input, init), body).catch(rethrowAsWireFailure);
 }
 
 /** A rejection of the fetch, as the wire failure it is (a function of its own: no closure per request). */
@@ -195,7 +198,7 @@ function rethrowAsWireFailure(cause: unknown): never {
 function attempt(wire: Wire, request: WireRequest, timeoutMs: number): Promise<Response> {
   const { signal } = request;
   if (signal !== undefined) return attemptWithSignal(wire, request, timeoutMs, signal);
-  return wire.ky(request.url, kyOptionsOf(request, timeoutMs));
+  return wire.ky(request.url, kyOptionsOf(request, timeoutMs, wire));
 }
 
 /**
@@ -213,7 +216,7 @@ async function attemptWithSignal(
   const stop = new AbortController();
   const stopForwarding = onAbort(signal, () => stop.abort(ABORTED));
   try {
-    const options = kyOptionsOf(request, timeoutMs);
+    const options = kyOptionsOf(request, timeoutMs, wire);
     options.signal = stop.signal;
     return await wire.ky(request.url, options);
   } catch (error) {
@@ -223,10 +226,13 @@ async function attemptWithSignal(
   }
 }
 
-/** Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object. */
-function kyOptionsOf({ method, headers, body }: WireRequest, timeoutMs: number): Options {
+/**
+ * Only the options this attempt has: ky merges every key given (an `undefined` one too) into a new object. A body goes
+ * to the wire beside ky's `Request` (`fetchWith`), never into it.
+ */
+function kyOptionsOf({ method, headers, body }: WireRequest, timeoutMs: number, wire: Wire): Options {
   const options: Options = { method, headers, timeout: timeoutMs };
-  if (body !== undefined) options.body = body;
+  if (body !== undefined) options.fetch = fetchWith(wire.send, body);
   return options;
 }
 

@@ -295,8 +295,7 @@ export class Transport {
   ): PreparedCall {
     const { method, merchantScoped } = operation.row;
     const { body } = operation;
-    const hasBody = body !== undefined;
-    const call = { hasBody, merchantScoped, idempotencyKey };
+    const call = { merchantScoped, idempotencyKey };
     return {
       method,
       url: this.#url(operation),

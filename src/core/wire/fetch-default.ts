@@ -7,9 +7,10 @@
  * @module
  */
 import type { DefaultFetchOptions } from "./pool.js";
-import { createUserFetch } from "./user-fetch.js";
+import type { Send } from "./request.js";
+import { createUserSend } from "./user-fetch.js";
 
 /** The global fetch, bounded as the Node wire is. */
-export async function createDefaultFetch(options: DefaultFetchOptions): Promise<typeof fetch> {
-  return createUserFetch((input, init) => globalThis.fetch(input, init), options);
+export async function createDefaultSend(options: DefaultFetchOptions): Promise<Send> {
+  return createUserSend((input, init) => globalThis.fetch(input, init), options);
 }

@@ -8,11 +8,12 @@
  */
 import { ConfigurationError } from "../../errors.js";
 import type { DefaultFetchOptions } from "./pool.js";
+import type { Send } from "./request.js";
 
 let nodeFetchModule: Promise<typeof import("./node-fetch.js")> | undefined;
 
-/** The pooled node:http fetch, or a ConfigurationError naming the `fetch` option. */
-export async function createDefaultFetch(options: DefaultFetchOptions): Promise<typeof fetch> {
+/** The pooled node:http send, or a ConfigurationError naming the `fetch` option. */
+export async function createDefaultSend(options: DefaultFetchOptions): Promise<Send> {
   nodeFetchModule ??= import("./node-fetch.js");
   let module: typeof import("./node-fetch.js");
   try {
@@ -24,5 +25,5 @@ export async function createDefaultFetch(options: DefaultFetchOptions): Promise<
       { cause },
     );
   }
-  return module.createNodeFetch(options);
+  return module.createNodeSend(options);
 }

@@ -19,7 +19,7 @@ import { urlToHttpOptions } from "node:url";
 import zlib from "node:zlib";
 import { MAX_CONTENT_CODINGS, WireFailure } from "./failure.js";
 import { createSocketPool, type FetchOptions, type SocketPool } from "./pool.js";
-import { plainHeaders, requestBodyText, requestOf } from "./request.js";
+import { fetchOver, plainHeaders, type Send } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 /** How the transport (and the bench's ky floor, which loads this module alone) reads an answer's text. */
@@ -41,17 +41,19 @@ function agentsOf(pool: SocketPool): { http: Agent; https: Agent } {
 /** A family's pool, or (the bench's adapter on its own) a `maxSockets` for a pool of its own. */
 export type NodeFetchOptions = FetchOptions & ({ pool: SocketPool } | { maxSockets: number });
 
-/** Creates the fetch of one client, on its family's agents: `maxSockets` holds per family and origin. */
-export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
+/** Creates the send of one client, on its family's agents: `maxSockets` holds per family and origin. */
+export function createNodeSend(options: NodeFetchOptions): Send {
   // Default imports, read at call time: test tools (MSW) patch `request` on the module objects.
   const agents = agentsOf("pool" in options ? options.pool : createSocketPool(options.maxSockets));
   const agentFor = (protocol: string): Agent => (protocol === "https:" ? agents.https : agents.http);
   const { headers: base, maxResponseBytes } = options;
-  return async (input, init) => {
-    const request = requestOf(input, init);
-    const body = await requestBodyText(request);
-    return exchange(request, body, outgoingHeaders(request.headers, base, body), agentFor, maxResponseBytes);
-  };
+  return (request, body) =>
+    exchange(request, body, outgoingHeaders(request.headers, base, body), agentFor, maxResponseBytes);
+}
+
+/** The same wire as a fetch whose `Request` carries its body: the bench's ky floor. */
+export function createNodeFetch(options: NodeFetchOptions): typeof fetch {
+  return fetchOver(createNodeSend(options));
 }
 
 /** Where each origin the wire has sent to is, as `node:http` takes it: parsed once, not on every request. */
@@ -152,7 +154,7 @@ function outgoingHeaders(
   base: Readonly<Record<string, string>> | undefined,
   body: string | undefined,
 ): Record<string, string> {
-  const out = plainHeaders(headers, base);
+  const out = plainHeaders(headers, base, body);
   // What fetch asks for, and decodes below.
   out["accept-encoding"] ??= "gzip, deflate, br";
   if (body !== undefined) out["content-length"] = String(Buffer.byteLength(body));

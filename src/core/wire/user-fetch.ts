@@ -14,7 +14,7 @@
 import { readBodyText } from "./body.js";
 import { WireFailure } from "./failure.js";
 import type { FetchOptions } from "./pool.js";
-import { plainHeaders, requestBodyText, requestOf } from "./request.js";
+import { fetchOver, plainHeaders, type Send } from "./request.js";
 import { hasNoBody, wholeResponse } from "./response.js";
 
 /** What is read of a user fetch's answer: a global `Response`, node-fetch 2's, or any look-alike. */
@@ -25,12 +25,10 @@ interface AnswerLike {
   text?: () => Promise<string>;
 }
 
-/** The fetch ky is given when the user gave one. */
-export function createUserFetch(own: typeof fetch, options: FetchOptions): typeof fetch {
-  return async (input, init) => {
-    const request = requestOf(input, init);
-    const headers = plainHeaders(request.headers, options.headers);
-    const body = await requestBodyText(request);
+/** The send under ky when the user gave a `fetch`. */
+export function createUserSend(own: typeof fetch, options: FetchOptions): Send {
+  return async (request, body) => {
+    const headers = plainHeaders(request.headers, options.headers, body);
     // ky's signal carries ky's timeout and the caller's abort, through the headers and the body.
     const { method, redirect, signal } = request;
     const answer = (await own(request.url, { method, headers, body, signal, redirect }).catch(
@@ -51,6 +49,11 @@ export function createUserFetch(own: typeof fetch, options: FetchOptions): typeo
     }
     return wholeResponse(status, headersOf(answer.headers), text);
   };
+}
+
+/** The same reading as a fetch whose `Request` carries its body: the bench's in-memory variants; tests. */
+export function createUserFetch(own: typeof fetch, options: FetchOptions): typeof fetch {
+  return fetchOver(createUserSend(own, options));
 }
 
 /**
