@@ -231,9 +231,16 @@ async function attemptWithSignal(
  * to the wire beside ky's `Request` (`fetchWith`), never into it.
  */
 function kyOptionsOf({ method, headers, body }: WireRequest, timeoutMs: number, wire: Wire): Options {
-  const options: Options = { method, headers, timeout: timeoutMs };
+  const options: Options = { method, timeout: timeoutMs };
+  if (hasAny(headers)) options.headers = headers;
   if (body !== undefined) options.fetch = fetchWith(wire.send, body);
   return options;
+}
+
+/** True when `headers` has a header: a call that adds none (a status call) gives ky no `headers` to merge. */
+function hasAny(headers: Record<string, string>): boolean {
+  for (const _ in headers) return true;
+  return false;
 }
 
 /**
