@@ -14,7 +14,21 @@
 // pooled adapter with the SDK's ky options, the request layer alone; and the floor plus only what each call promises
 // (lib/checks.mjs). The SDK's distance to the first is what the SDK adds; to the second, its own machinery.
 //
-//   node --expose-gc bench/http.mjs [--rounds=7] [--seq=400] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
+// A sample is long enough to hold several collections of the young generation (Node 22 scavenges about every 13 MB
+// of allocation; a create allocates about 65 KB): how many fall inside it then follows the variant's own allocation.
+// With 200 sequential calls a sample held none or one, and which was decided by what the variant before it had left
+// alive in the young generation (the order is cyclic): the floor, after `ky .json()`, started with 0.5 MB there and
+// scavenged in 1 sample of 15, the floor + checks, after the floor, with 2 MB and in 13 of 15, at 2.5 ms a scavenge
+// (`--trace-gc`): 1.26× the floor for work that costs 0.96× to 1.04× of it in 1,000-call samples (RESULTS.md,
+// nineteenth pass). Node 24's young generation is four times larger: a sample holds one.
+//
+// `--processes=N` splits the rounds among N fresh processes and pools their samples. A process's V8 state (what it
+// compiled its shared code for, what it pretenured) can move one cell for all of its rounds: on Node 22, with every
+// client in the process, the SDK's sequential status call read 1.16× the floor in one process of 15 rounds and 1.01×
+// to 1.09× in four of 5 (the control, the floor + checks, 1.00× to 1.05× in each), and alone in a process it costs
+// 0.93× of the floor alone. Pooled, one such process moves a median less than it makes it.
+//
+//   node --expose-gc bench/http.mjs [--rounds=7] [--processes=1] [--seq=1000] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
 //   (--variants keeps the variants whose name starts with one of the given prefixes; fetch is always kept)
 import ky from "ky";
 import OpenAI from "openai";
@@ -31,6 +45,7 @@ import {
   parseArgs,
   requireDist,
   runCalls,
+  runJson,
   startChild,
   table,
 } from "./lib/common.mjs";
@@ -119,7 +134,7 @@ function ratios(samples, base) {
 }
 
 /** Runs every (method, mode, variant) block round-robin and returns medians. */
-export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = () => {} } = {}) {
+export async function measure({ rounds = 7, seq = 1000, conc = 2048, only, log = () => {} } = {}) {
   requireDist();
   const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
   try {
@@ -174,39 +189,88 @@ export async function measure({ rounds = 7, seq = 400, conc = 2048, only, log = 
       for (const name of block.names)
         heapBytes[block.method][name] = await allocatedPerCall(block.calls[name]);
     }
-    return blocks.map((block) => {
-      const wallOf = (name) => block.samples[name].map((s) => s.wall);
-      const cpuOf = (name) => block.samples[name].map((s) => s.cpu);
-      return {
+    return blocks.map((block) =>
+      summarized({
         node: process.version,
         method: block.method,
         mode: block.mode,
         requestsPerSample: block.n,
         rounds,
-        variants: block.names.map((name) => {
-          const wall = ratios(wallOf(name), wallOf("fetch"));
-          const cpu = ratios(cpuOf(name), cpuOf("fetch"));
-          const toFloor = ratios(cpuOf(name), cpuOf(FLOOR));
-          return {
-            name,
-            headerBytes: headBytes[block.method.startsWith("GET") ? "get" : "post"][name],
-            heapBytes: block.run === sequential ? heapBytes[block.method][name] : undefined,
-            us: median(wallOf(name)),
-            ratioToFetch: wall.median,
-            ratioRange: [wall.p25, wall.p75],
-            cpuUs: median(cpuOf(name)),
-            cpuRatioToFetch: cpu.median,
-            cpuRatioRange: [cpu.p25, cpu.p75],
-            cpuRatioToFloor: toFloor.median,
-            cpuRatioToFloorRange: [toFloor.p25, toFloor.p75],
-            samples: block.samples[name],
-          };
-        }),
-      };
-    });
+        variants: block.names.map((name) => ({
+          name,
+          headerBytes: headBytes[block.method.startsWith("GET") ? "get" : "post"][name],
+          heapBytes: block.run === sequential ? heapBytes[block.method][name] : undefined,
+          samples: block.samples[name],
+        })),
+      }),
+    );
   } finally {
     await server.stop();
   }
+}
+
+/** A block with each variant's medians and ratios, from its samples (round `i` of every variant in one process). */
+function summarized(block) {
+  const samplesOf = (name) => block.variants.find((variant) => variant.name === name).samples;
+  const wallOf = (name) => samplesOf(name).map((s) => s.wall);
+  const cpuOf = (name) => samplesOf(name).map((s) => s.cpu);
+  return {
+    ...block,
+    variants: block.variants.map((variant) => {
+      const wall = ratios(wallOf(variant.name), wallOf("fetch"));
+      const cpu = ratios(cpuOf(variant.name), cpuOf("fetch"));
+      const toFloor = ratios(cpuOf(variant.name), cpuOf(FLOOR));
+      return {
+        ...variant,
+        us: median(wallOf(variant.name)),
+        ratioToFetch: wall.median,
+        ratioRange: [wall.p25, wall.p75],
+        cpuUs: median(cpuOf(variant.name)),
+        cpuRatioToFetch: cpu.median,
+        cpuRatioRange: [cpu.p25, cpu.p75],
+        cpuRatioToFloor: toFloor.median,
+        cpuRatioToFloorRange: [toFloor.p25, toFloor.p75],
+      };
+    }),
+  };
+}
+
+/**
+ * The rounds of several processes as one run: each variant's samples, process after process, so that sample `i` of
+ * every variant still comes from one round of one process; a variant's heap per request is its median.
+ */
+export function pooled(runs) {
+  return runs[0].map((first, index) =>
+    summarized({
+      ...first,
+      rounds: runs.reduce((sum, run) => sum + run[index].rounds, 0),
+      processes: runs.length,
+      variants: first.variants.map((variant, at) => {
+        const each = runs.map((run) => run[index].variants[at]);
+        const heaps = each.map((v) => v.heapBytes).filter((bytes) => bytes !== undefined);
+        return {
+          name: variant.name,
+          headerBytes: variant.headerBytes,
+          heapBytes: heaps.length === 0 ? undefined : median(heaps),
+          samples: each.flatMap((v) => v.samples),
+        };
+      }),
+    }),
+  );
+}
+
+/** `processes` fresh processes of this script, `rounds` split among them, pooled (see the header). */
+async function measureInProcesses(processes, { rounds, seq, conc, variants: only, log }) {
+  const runs = [];
+  const script = new URL(import.meta.url).pathname;
+  for (let i = 0; i < processes; i++) {
+    const share = Math.ceil((rounds - runs.reduce((sum, run) => sum + run[0].rounds, 0)) / (processes - i));
+    const args = [`--rounds=${share}`, `--seq=${seq}`, `--conc=${conc}`, "--json"];
+    if (only) args.push(`--variants=${only}`);
+    runs.push(await runJson(script, args, process.execArgv));
+    log(`http process ${i + 1}/${processes}`);
+  }
+  return pooled(runs);
 }
 
 const range = ([low, high]) => `[${low.toFixed(2)}–${high.toFixed(2)}]`;
@@ -230,6 +294,7 @@ export function render(results) {
     }
   }
   const rounds = results[0]?.rounds ?? 0;
+  const processes = results[0]?.processes ?? 1;
   return `${table(
     [
       "operation",
@@ -244,17 +309,22 @@ export function render(results) {
       "CPU vs ky floor",
     ],
     rows,
-  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds, each against fetch (or the ky floor) in the same round. Heap: bytes of JS heap one sequential request allocates, garbage included (bench/lib/common.mjs, allocatedPerCall).`;
+  )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds${processes > 1 ? ` in ${processes} processes` : ""}, each against fetch (or the ky floor) in the same round. Heap: bytes of JS heap one sequential request allocates, garbage included (bench/lib/common.mjs, allocatedPerCall).`;
 }
 
 if (isMain(import.meta.url)) {
   const args = parseArgs();
-  const results = await measure({
+  const options = {
     rounds: Number(args.rounds ?? 7),
-    seq: Number(args.seq ?? 400),
+    seq: Number(args.seq ?? 1000),
     conc: Number(args.conc ?? 2048),
-    only: typeof args.variants === "string" ? args.variants.split(",") : undefined,
+    variants: typeof args.variants === "string" ? args.variants : undefined,
     log: (line) => process.stderr.write(`${line}\n`),
-  });
+  };
+  const processes = Number(args.processes ?? 1);
+  const results =
+    processes > 1
+      ? await measureInProcesses(processes, options)
+      : await measure({ ...options, only: options.variants?.split(",") });
   process.stdout.write(args.json ? `${JSON.stringify(results)}\n` : `${render(results)}\n`);
 }

@@ -44,7 +44,7 @@ const SECTIONS = [
     "http.mjs",
     quick
       ? ["--rounds=3", "--seq=100", "--conc=512"]
-      : [`--rounds=${rounds ?? 15}`, "--seq=200", "--conc=1024"],
+      : [`--rounds=${rounds ?? 15}`, "--processes=3", "--seq=1000", "--conc=1024"],
     ["--expose-gc"],
     renderHttp,
   ],
