@@ -16,8 +16,9 @@
  * the attempt's deadline as ky's `timeout`. ky's `fetch` option is a keep-alive adapter over `node:http`
  * (`wire/node-fetch.ts`, at most `maxSockets` connections per origin, shared with every `withOptions()` client) or
  * the user's `fetch` (`wire/user-fetch.ts`). A call's body goes beside ky's `Request`, not in it (`wire/request.ts`,
- * `Send`): an attempt with a body gives ky a `fetch` of its own, which hands the adapter the text with the `Request`. The fetch build (Bun, Deno, workerd, edge-light, worker) replaces
- * `wire/node-default.ts` by `wire/fetch-default.ts`: its default is the global `fetch` under the user-fetch reading.
+ * `Send`): an attempt with a body gives ky a `fetch` of its own, which hands the adapter the text with the `Request`.
+ * The fetch build (Bun, Deno, workerd, edge-light, worker) replaces `wire/node-default.ts` by `wire/fetch-default.ts`:
+ * its default is the global `fetch` under the user-fetch reading.
  * All resolve only once the body is whole and counted, so ky's `timeout` covers the headers and the body.
  *
  * @module
