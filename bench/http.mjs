@@ -108,14 +108,19 @@ export async function variants(url) {
   };
 }
 
-/** Wall and client CPU time (user + system), in µs per request, of `n` requests made by `send`. */
+/**
+ * Wall and client CPU time (user + system; user alone beside it), in µs per request, of `n` requests made by `send`.
+ * The system time is mostly the kernel sending and receiving the same bytes over loopback for every variant, the
+ * receiving side's processing included (it runs in the sender's system call), and it moves with how the two processes
+ * are scheduled: the user time is the client's code alone.
+ */
 async function timed(send, n) {
   const cpu = process.cpuUsage();
   const start = performance.now();
   await send();
   const wall = (performance.now() - start) * 1000;
   const used = process.cpuUsage(cpu);
-  return { wall: wall / n, cpu: (used.user + used.system) / n };
+  return { wall: wall / n, cpu: (used.user + used.system) / n, user: used.user / n };
 }
 
 function sequential(call, n) {
@@ -220,6 +225,8 @@ function summarized(block) {
       const wall = ratios(wallOf(variant.name), wallOf("fetch"));
       const cpu = ratios(cpuOf(variant.name), cpuOf("fetch"));
       const toFloor = ratios(cpuOf(variant.name), cpuOf(FLOOR));
+      const userOf = (name) => samplesOf(name).map((s) => s.user);
+      const userToFloor = ratios(userOf(variant.name), userOf(FLOOR));
       return {
         ...variant,
         us: median(wallOf(variant.name)),
@@ -230,6 +237,8 @@ function summarized(block) {
         cpuRatioRange: [cpu.p25, cpu.p75],
         cpuRatioToFloor: toFloor.median,
         cpuRatioToFloorRange: [toFloor.p25, toFloor.p75],
+        userRatioToFloor: userToFloor.median,
+        userRatioToFloorRange: [userToFloor.p25, userToFloor.p75],
       };
     }),
   };
@@ -290,6 +299,7 @@ export function render(results) {
         fmt.us(variant.cpuUs),
         `${fmt.ratio(variant.cpuRatioToFetch)} ${range(variant.cpuRatioRange)}`,
         `${fmt.ratio(variant.cpuRatioToFloor)} ${range(variant.cpuRatioToFloorRange)}`,
+        `${fmt.ratio(variant.userRatioToFloor)} ${range(variant.userRatioToFloorRange)}`,
       ]);
     }
   }
@@ -307,6 +317,7 @@ export function render(results) {
       "client CPU / request",
       "CPU vs fetch",
       "CPU vs ky floor",
+      "user CPU vs ky floor",
     ],
     rows,
   )}\n\nRatios: median [p25–p75] over ${rounds} interleaved rounds${processes > 1 ? ` in ${processes} processes` : ""}, each against fetch (or the ky floor) in the same round. Heap: bytes of JS heap one sequential request allocates, garbage included (bench/lib/common.mjs, allocatedPerCall).`;

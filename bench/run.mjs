@@ -130,7 +130,10 @@ for (const [key, title, file, sectionArgs, nodeFlags, render] of SECTIONS) {
   process.stderr.write(`  (${((performance.now() - t) / 1000).toFixed(1)} s)\n`);
 }
 
-/** Client CPU ratios of every variant, one column per Node major: to fetch, and to the ky floor. */
+/**
+ * Client CPU ratios of every variant, one column per Node major: to fetch, to the ky floor, and its user CPU to the
+ * floor's.
+ */
 function renderByNode(byNode) {
   const majors = Object.keys(byNode);
   const first = byNode[majors[0]];
@@ -144,6 +147,7 @@ function renderByNode(byNode) {
         name,
         ...majors.map((major) => fmt.ratio(of(major).cpuRatioToFetch)),
         ...majors.map((major) => fmt.ratio(of(major).cpuRatioToFloor)),
+        ...majors.map((major) => fmt.ratio(of(major).userRatioToFloor)),
       ]);
     }
   });
@@ -155,6 +159,7 @@ function renderByNode(byNode) {
       "variant",
       ...versions.map((v) => `CPU vs fetch, ${v}`),
       ...versions.map((v) => `CPU vs ${FLOOR}, ${v}`),
+      ...versions.map((v) => `user CPU vs ${FLOOR}, ${v}`),
     ],
     rows,
   );
