@@ -1,5 +1,7 @@
 /**
- * Issue 27: the body of the request ky hands the wire is read so that ky can still cancel it. ky cancels the body of
+ * Issue 27: a call's body goes to the wire beside ky's `Request`, not in it, with its `Content-Type` written by the
+ * wire: what the service receives is the JSON text the call made, byte for byte, through either wire. And the body of
+ * a `Request` that carries one (the bench's ky floor) is read so that ky can still cancel it. ky cancels the body of
  * the request it sent once the answer is in; after `request.text()` the stream stayed locked and that cancel
  * rejected (an error built, stack and all, on every POST). Both adapters: the user's `fetch` and the default
  * `node:http` one, over a server on 127.0.0.1. The text sent is the text `request.text()` gives.
@@ -7,6 +9,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testClient } from "../../helpers/clients.js";
 import { createNodeFetch } from "../../../src/core/wire/node-fetch.js";
 import { requestBodyText } from "../../../src/core/wire/request.js";
 import { createUserFetch } from "../../../src/core/wire/user-fetch.js";
@@ -17,6 +20,8 @@ const BODIES = ['{"memo":"Café ☕ 𝄞"}', '\uFEFF{"a":1}', ""];
 let server: Server;
 let url: string;
 const received: string[] = [];
+/** What the server saw of each request beside its body. */
+const heads: { contentType: string | undefined; contentLength: string | undefined }[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     let text = "";
@@ -26,6 +31,7 @@ beforeAll(async () => {
     });
     req.on("end", () => {
       received.push(text);
+      heads.push({ contentType: req.headers["content-type"], contentLength: req.headers["content-length"] });
       res.writeHead(201, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -73,5 +79,41 @@ describe("the request body the wire reads", () => {
     expect((await fetch(request)).status).toBe(201);
     expect(received).toEqual([BODIES[0]]);
     await expectCancellable(request);
+  });
+});
+
+describe("a call's body, handed to the wire beside ky's Request", () => {
+  /** Multi-byte characters, one outside the BMP: Content-Length counts bytes, not characters. */
+  const body = { memo: "Café ☕ 𝄞", lines: [{ quantity: 2 }] };
+  const text = JSON.stringify(body);
+
+  it.each([
+    ["the default node:http wire", undefined],
+    ["a user's fetch", (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)],
+  ])(
+    "reaches the service as the call's JSON, with its type and byte length, through %s",
+    async (_, fetch) => {
+      received.length = 0;
+      heads.length = 0;
+      const client = testClient({ baseUrl: url.replace("/v1/payments", ""), ...(fetch && { fetch }) });
+      await client.request({ method: "POST", path: "/v1/payments", body });
+      expect(received).toEqual([text]);
+      expect(heads).toEqual([
+        { contentType: "application/json", contentLength: String(Buffer.byteLength(text)) },
+      ]);
+    },
+  );
+
+  it("is sent again, whole, on every attempt of a retried call", async () => {
+    received.length = 0;
+    const sent: unknown[] = [];
+    const flaky = async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push(init?.body);
+      return sent.length === 1 ? new Response("{}", { status: 503 }) : globalThis.fetch(input, init);
+    };
+    const client = testClient({ baseUrl: url.replace("/v1/payments", ""), fetch: flaky });
+    await client.request({ method: "POST", path: "/v1/payments", body });
+    expect(sent).toEqual([text, text]);
+    expect(received).toEqual([text]);
   });
 });
