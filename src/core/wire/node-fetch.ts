@@ -1,7 +1,7 @@
 /**
- * The default wire under ky: a `fetch` over `node:http` and `node:https` with keep-alive connections, at most
- * `maxSockets` per origin for a client and every client its `withOptions()` made (global `fetch` has no limit:
- * thousands of concurrent polls opened one socket each).
+ * The default wire under ky: a `Send` (ky's `Request`, the call's body beside it: `request.ts`) over `node:http` and
+ * `node:https` with keep-alive connections, at most `maxSockets` per origin for a client and every client its
+ * `withOptions()` made (global `fetch` has no limit: thousands of concurrent polls opened one socket each).
  * `http.ts` loads this module with the first request, so importing the SDK never loads `node:http`.
  *
  * It behaves as fetch does where the SDK relies on it: content encodings (gzip, deflate, br) are decoded, a 3xx comes
