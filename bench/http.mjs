@@ -3,8 +3,10 @@
 // is given the same headers (stripe-node sends its POST form-encoded, its own format); what each adds to them shows
 // in the "request head" column: the bytes of its request line and headers, as a raw TCP server receives them
 // (lib/header-bytes.mjs, counted once before the timing). Each sample measures wall
-// time and the client's CPU time (`process.cpuUsage`, user + system) per request. Variants run round-robin
-// (rotating the starting variant each round) so that drift hits them alike; the result is the median over rounds
+// time and the client's CPU time (`process.cpuUsage`, user + system) per request. Variants run one after another in
+// an order shuffled each round, so that drift hits them alike and no variant always follows the same one (the one
+// before moves a sample: Node 22's status after stripe-node read 1.00× to 1.45× of the floor, right after the floor
+// 0.86× to 0.98×; RESULTS.md, nineteenth pass); the result is the median over rounds
 // of each variant's µs/request, and the median over rounds of its ratio to raw fetch measured in the same round,
 // with the interquartile range of that ratio. After the rounds, the "heap / request" column: the JS heap one
 // sequential request allocates, garbage included (lib/common.mjs, `allocatedPerCall`), which repeats from run to run
@@ -17,7 +19,7 @@
 // A sample is long enough to hold several collections of the young generation (Node 22 scavenges about every 13 MB
 // of allocation; a create allocates about 65 KB): how many fall inside it then follows the variant's own allocation.
 // With 200 sequential calls a sample held none or one, and which was decided by what the variant before it had left
-// alive in the young generation (the order is cyclic): the floor, after `ky .json()`, started with 0.5 MB there and
+// alive in the young generation (the order was cyclic): the floor, after `ky .json()`, started with 0.5 MB there and
 // scavenged in 1 sample of 15, the floor + checks, after the floor, with 2 MB and in 13 of 15, at 2.5 ms a scavenge
 // (`--trace-gc`): 1.26× the floor for work that costs 0.96× to 1.04× of it in 1,000-call samples (RESULTS.md,
 // nineteenth pass). Node 24's young generation is four times larger: a sample holds one.
@@ -131,6 +133,26 @@ function concurrent(call, n) {
   return timed(() => runCalls(call, n, CONCURRENCY), n);
 }
 
+/**
+ * `names` in an order drawn for `round` (a small seeded generator, mulberry32, offset by the process id so that the
+ * processes of `--processes` draw different orders).
+ */
+function shuffled(names, round) {
+  let state = (round * 7919 + process.pid) | 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = [...names];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
 /** Median and interquartile range of a variant's per-round ratio to fetch. */
 function ratios(samples, base) {
   const values = samples.map((s, i) => s / base[i]).sort((a, b) => a - b);
@@ -138,7 +160,7 @@ function ratios(samples, base) {
   return { median: median(values), p25: at(0.25), p75: at(0.75) };
 }
 
-/** Runs every (method, mode, variant) block round-robin and returns medians. */
+/** Runs every (method, mode, variant) block, each round in a shuffled order, and returns medians. */
 export async function measure({ rounds = 7, seq = 1000, conc = 2048, only, log = () => {} } = {}) {
   requireDist();
   const server = await startChild(new URL("./lib/fixed-server.mjs", import.meta.url).pathname);
@@ -173,7 +195,7 @@ export async function measure({ rounds = 7, seq = 1000, conc = 2048, only, log =
         await block.run(block.calls[name], Math.max(block.n / 2, OPTIMISED_AFTER / 2));
     for (let round = 0; round < rounds; round++) {
       for (const block of blocks) {
-        const order = block.names.map((_, i) => block.names[(i + round) % block.names.length]);
+        const order = shuffled(block.names, round);
         const sample = {};
         for (const name of order) {
           // The young generation emptied, so that no variant's garbage is scavenged in another's sample. Not a full
