@@ -30,7 +30,8 @@
 // to 1.09× in four of 5 (the control, the floor + checks, 1.00× to 1.05× in each), and alone in a process it costs
 // 0.93× of the floor alone. Pooled, one such process moves a median less than it makes it.
 //
-//   node --expose-gc bench/http.mjs [--rounds=7] [--processes=1] [--seq=1000] [--conc=2048] [--variants=fetch,ky floor,SDK] [--json]
+//   node --expose-gc bench/http.mjs [--rounds=7] [--processes=1] [--seq=1000] [--conc=2048]
+//     [--variants=fetch,ky floor,SDK] [--json]
 //   (--variants keeps the variants whose name starts with one of the given prefixes; fetch is always kept)
 import ky from "ky";
 import OpenAI from "openai";

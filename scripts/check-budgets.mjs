@@ -19,9 +19,9 @@
 //   `payments.status()` ≤ -2 KB, `payments.create()` ≤ -5 KB: the SDK allocates less than the floor, its constant
 //   headers and a create's body never going through ky's WHATWG objects (measured -6.1 and -7.1 to -8.5 KB on Node 24;
 //   -3.9 and -1.2 to -1.4 KB before the body went beside ky's `Request` and a call adding no header gave ky none, which
-//   fails the second; 5.0 to 5.9 and 7.7 to 8.5 KB before the constant headers did; the floor is 43 to 48 KB). A count of bytes, not a timing: it
-//   moves by under 1 KB from run to run, and what each request builds (objects, closures, promises, streams) shows
-//   here before any CPU figure could see it (issue #27).
+//   fails the second; 5.0 to 5.9 and 7.7 to 8.5 KB before the constant headers did; the floor is 43 to 48 KB). A
+//   count of bytes, not a timing: it moves by under 1 KB from run to run, and what each request builds (objects,
+//   closures, promises, streams) shows here before any CPU figure could see it (issue #27).
 // - the README ≤ 16 KB (bytes; issue #28): the first ten minutes of a newcomer, the rest lives in docs/;
 // - the packed package (`npm pack --dry-run` of the build): tarball ≤ 650 kB, unpacked ≤ 2.55 MB, and no source map
 //   carries `sourcesContent` (a second copy of every source; 2.3 MB of 4.0 MB before issue #28: see tsup.config.ts).
